@@ -1,0 +1,11 @@
+import { HttpError } from './http-error.js';
+
+/** The token was missing, wrong or refused (401/403). Never retried; sync stops until `setToken`. */
+export class AuthError extends HttpError {
+  override name = 'AuthError';
+}
+
+/** True for an {@link AuthError}. */
+export function isAuthError(error: unknown): error is AuthError {
+  return error instanceof AuthError;
+}

@@ -1,0 +1,11 @@
+import { HttpError } from './http-error.js';
+
+/** The service refused an `id_start` (400): the cursor is neither a valid id nor 0. */
+export class InvalidCursorError extends HttpError {
+  override name = 'InvalidCursorError';
+}
+
+/** True for an {@link InvalidCursorError}. */
+export function isInvalidCursorError(error: unknown): error is InvalidCursorError {
+  return error instanceof InvalidCursorError;
+}

@@ -1,0 +1,11 @@
+import { PosCloudError } from './pos-cloud-error.js';
+
+/** The request never got a complete response: connection refused, reset or dropped. */
+export class NetworkError extends PosCloudError {
+  override name = 'NetworkError';
+}
+
+/** True for a {@link NetworkError}. */
+export function isNetworkError(error: unknown): error is NetworkError {
+  return error instanceof NetworkError;
+}

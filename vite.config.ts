@@ -1,0 +1,33 @@
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/**
+ * Library build of both entries (`.` and `./simulator`) as ES modules; dependencies and Node
+ * built-ins stay external. Type declarations are emitted by `tsc -p tsconfig.build.json`.
+ */
+export default defineConfig({
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    minify: false,
+    lib: {
+      entry: { index: 'src/index.ts', simulator: 'src/simulator/index.ts' },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      external: (id) =>
+        nodeBuiltins.has(id) || /^(dexie|ky|json-bigint|zod|fake-indexeddb)(\/|$)/.test(id),
+    },
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
