@@ -1,0 +1,73 @@
+import { Dexie, type Table } from 'dexie';
+import type { CollectionName } from '../schema/collections.js';
+import { buildStores, type ExtraIndexes } from './stores.js';
+import type {
+  CheckpointRow,
+  ConflictRow,
+  MetaRow,
+  OutboxEntry,
+  QuarantineRow,
+  StoredRecord,
+} from './sync-rows.js';
+import { SYNC_TABLES } from './table-names.js';
+
+/** Where Dexie finds IndexedDB: the browser's globals, or injected ones (fake-indexeddb in Node). */
+export interface IndexedDbDependencies {
+  indexedDB?: IDBFactory | undefined;
+  IDBKeyRange?: typeof IDBKeyRange | undefined;
+}
+
+/** Options of {@link MirrorDb}. */
+export interface MirrorDbOptions extends IndexedDbDependencies {
+  /** Extra indexes per collection (each costs time on every write). */
+  indexes?: ExtraIndexes | undefined;
+}
+
+/**
+ * The mirror's IndexedDB database: `db.<collection>` for every collection, `db.categories`
+ * (the tree flattened, parent indexed) and the sync tables.
+ *
+ * Schema versions are declared the Dexie way: a later library version adds a
+ * `this.version(n + 1).stores(...)` (with an `upgrade` when rows must change) below the
+ * existing ones, so an older database opens without losing data.
+ */
+export class MirrorDb extends Dexie {
+  declare products: Table<StoredRecord, string>;
+  declare customers: Table<StoredRecord, string>;
+  declare product_price_matrix: Table<StoredRecord, string>;
+  declare shops: Table<StoredRecord, string>;
+  declare cash_registers: Table<StoredRecord, string>;
+  declare employees: Table<StoredRecord, string>;
+  declare park_locations: Table<StoredRecord, string>;
+  declare shifts: Table<StoredRecord, string>;
+  declare stock_history: Table<StoredRecord, string>;
+  declare stockup: Table<StoredRecord, string>;
+  declare transactions: Table<StoredRecord, string>;
+  declare warehouses: Table<StoredRecord, string>;
+  declare orders: Table<StoredRecord, string>;
+  declare order_details: Table<StoredRecord, string>;
+  declare categories: Table<StoredRecord, string>;
+  declare _sync_checkpoints: Table<CheckpointRow, string>;
+  declare _sync_quarantine: Table<QuarantineRow, number>;
+  declare _sync_outbox: Table<OutboxEntry, number>;
+  declare _sync_conflicts: Table<ConflictRow, string>;
+  declare _sync_meta: Table<MetaRow, string>;
+
+  constructor(name: string, options: MirrorDbOptions = {}) {
+    const deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
+    if (options.indexedDB) deps.indexedDB = options.indexedDB;
+    if (options.IDBKeyRange) deps.IDBKeyRange = options.IDBKeyRange;
+    super(name, { ...deps, chromeTransactionDurability: 'relaxed' });
+    this.version(1).stores(buildStores(options.indexes));
+  }
+
+  /** The table of one collection (or the flattened categories). */
+  collection(name: CollectionName | 'categories'): Table<StoredRecord, string> {
+    return this.table(name);
+  }
+
+  /** The sync tables, for transactions that span them. */
+  get syncTables(): Table[] {
+    return Object.values(SYNC_TABLES).map((t) => this.table(t));
+  }
+}

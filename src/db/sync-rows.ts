@@ -1,0 +1,112 @@
+import type { Id } from '../ids/id.js';
+import type { CollectionName } from '../schema/collections.js';
+import type { ValidationIssue } from '../errors/index.js';
+
+/** A stored record of any collection: wire field names, ids as canonical strings. */
+export type StoredRecord = { id: Id; _v: number; _d?: number; [field: string]: unknown };
+
+/**
+ * Where a delta pull of one collection stands. `checkpoint` is the next `version_start`;
+ * `cursor` is present while a traversal is under way, so an interrupted one resumes at its
+ * last applied page instead of starting over.
+ */
+export interface CheckpointRow {
+  collection: CollectionName | 'categories';
+  /** `version_start` of the next traversal (ms). 0 until the first traversal completes. */
+  checkpoint: number;
+  /** The traversal in progress, saved in the same transaction as the page it follows. */
+  cursor?: TraversalCursor | undefined;
+  /** When the last traversal completed (local ms). */
+  lastSyncAt?: number | undefined;
+  /** True once a complete traversal from `version_start` 0 has been applied. */
+  initialDone: boolean;
+  /** When the last reconcile sweep completed (local ms). */
+  reconciledAt?: number | undefined;
+}
+
+/** A saved position inside a traversal (see {@link CheckpointRow}). */
+export interface TraversalCursor {
+  /** `version_start` the traversal was started with. */
+  versionStart: number;
+  /** Id of the last record of the last applied page: the next `id_start`. */
+  idStart: Id | undefined;
+  /** Server time (ms) when the traversal started, the upper bound of the next checkpoint. */
+  startedAt: number;
+  /** Highest `_v` seen so far in this traversal. */
+  maxV: number;
+  /** Records applied so far in this traversal (for progress). */
+  records: number;
+}
+
+/** A record the server sent that failed its read schema, kept with the reason. */
+export interface QuarantineRow {
+  seq?: number;
+  collection: CollectionName | 'categories';
+  /** Its id when one could be read. */
+  id: Id | undefined;
+  /** The record exactly as received. */
+  record: unknown;
+  /** Why it was refused. */
+  issues: ValidationIssue[];
+  /** When it was quarantined (local ms). */
+  at: number;
+}
+
+/** What a local edit did to a record. */
+export type OutboxOp = 'create' | 'update' | 'delete';
+
+/** Where an outbox entry stands. */
+export type OutboxState = 'pending' | 'rejected' | 'conflict';
+
+/**
+ * One record's unacknowledged local changes. Several edits of a record before a push
+ * collapse into one entry: `changed` is the union of the fields the app touched and
+ * `base` stays the server state the first edit was made on.
+ */
+export interface OutboxEntry {
+  seq?: number;
+  collection: CollectionName;
+  id: Id;
+  op: OutboxOp;
+  /** Fields the app changed (wire names). */
+  changed: string[];
+  /** Server state the first edit was made on; null for a record created locally. */
+  base: StoredRecord | null;
+  /** Latest server state seen since `base` (set by pulls while the entry waits). */
+  server: StoredRecord | null;
+  /** Local version: increases on every edit, so a push can tell whether the entry moved under it. */
+  localVersion: number;
+  /** When the first edit was made (local ms). */
+  createdAt: number;
+  /** When the last edit was made (local ms). */
+  updatedAt: number;
+  state: OutboxState;
+  /** The server's reason for a rejected entry, or the conflicting fields. */
+  reason?: string | undefined;
+  /** Push attempts that failed for this entry. */
+  attempts: number;
+}
+
+/** An unresolved conflict between a local edit and a server change. */
+export interface ConflictRow {
+  /** `${collection}:${id}` */
+  key: string;
+  collection: CollectionName;
+  id: Id;
+  /** The record as the app left it. */
+  local: StoredRecord | null;
+  /** The record as the server has it now. */
+  server: StoredRecord | null;
+  /** The server state the local edit was made on. */
+  base: StoredRecord | null;
+  /** Fields changed on both sides to different values (or `_d` for a deletion conflict). */
+  fields: string[];
+  /** When it was detected (local ms). */
+  at: number;
+}
+
+/** Small keyed state shared by tabs: tenant, leader lease, the leader's last status. */
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}

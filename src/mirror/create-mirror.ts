@@ -1,0 +1,371 @@
+import { Dexie, liveQuery } from 'dexie';
+import { createClient } from '../client/index.js';
+import { defaultDbName } from '../db/db-name.js';
+import { MirrorDb } from '../db/mirror-db.js';
+import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
+import type { Id } from '../ids/id.js';
+import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
+import { applyServerRecords, applyTables } from '../sync/apply-records.js';
+import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
+import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
+import { ingestRecords } from '../sync/ingest.js';
+import { createLeaderElector } from '../sync/leader.js';
+import { removeLocal, saveLocal } from '../sync/local-edit.js';
+import { ObservableValue, type Observable } from '../sync/observable-value.js';
+import { pullCategories } from '../sync/pull-categories.js';
+import { createPuller } from '../sync/pull.js';
+import { createPusher } from '../sync/push.js';
+import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
+import { createScheduler, type FailureAction } from '../sync/scheduler.js';
+import type { SyncClient } from '../sync/sync-client.js';
+import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
+import { createQueries, type MirrorQueries } from './queries.js';
+import { resolveIndexedDb } from './resolve-indexeddb.js';
+import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
+import type { SyncReport } from './sync-report.js';
+
+/** The facade an app holds: an offline copy of the service that syncs itself. */
+export interface Mirror {
+  /** The Dexie database: `db.<collection>` for every collection, `db.categories`, and the sync tables. */
+  readonly db: MirrorDb;
+  /** Query helpers that hide tombstones (orders of a register, items of an order, product by barcode, ...). */
+  readonly query: MirrorQueries;
+  /** Campaigns for leadership and, as leader, syncs now and then every `pollIntervalMs`. */
+  start(): Promise<void>;
+  /** Stops syncing (the data and the outbox stay); `start()` carries on where it left. */
+  stop(): Promise<void>;
+  /** Runs one sync now (pull, push, pull of what was pushed) and reports what it did. */
+  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
+  /** Validates a local edit, stores it and queues it for push, atomically. Returns the record's id. */
+  save(collection: CollectionName, record: object): Promise<Id>;
+  /** Soft-deletes a record locally and queues the deletion. */
+  remove(collection: CollectionName, id: Id): Promise<void>;
+  /** A Dexie live query: re-runs when the data it read changes, works offline. */
+  live<T>(query: () => T | Promise<T>): Observable<T>;
+  /** Phase, online, leader, pending pushes, conflicts, last sync, last error. */
+  readonly status: ObservableValue<SyncStatus> & Observable<SyncStatus>;
+  /** Per collection: records so far, pages, done. */
+  readonly progress: ObservableValue<SyncProgress> & Observable<SyncProgress>;
+  /** Local edits the server has not acknowledged yet (pending, rejected and in conflict). */
+  pending(): Promise<OutboxEntry[]>;
+  /** Resets checkpoints and rebuilds by a full traversal, without clearing what the user sees. */
+  resync(opts?: { collections?: CollectionName[] }): Promise<void>;
+  /** Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones. */
+  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  /** Unresolved conflicts. */
+  conflicts(): Promise<ConflictRow[]>;
+  /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */
+  resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
+  /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */
+  ingest(collection: CollectionName, records: unknown[]): Promise<void>;
+  /** Polls `orders/latest/{id}` and applies what it finds; returns a function that stops it. */
+  watchLatestOrders(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
+  /** Replaces the API token; a sync stopped by an auth failure resumes. */
+  setToken(token: string): void;
+  /** Stops everything and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
+ * over `db` work at once, offline included.
+ */
+export function createMirror(options: MirrorOptions): Mirror {
+  validateMirrorOptions(options);
+  const env: SyncEnvironment = { ...defaultEnvironment(), ...options.environment };
+  const client: SyncClient =
+    options.client ??
+    (createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent! }) as unknown as SyncClient);
+  const collections: CollectionName[] = [...(options.collections ?? COLLECTIONS)];
+  const name = options.dbName ?? defaultDbName(options.baseUrl ?? 'http://local.invalid/', options.tenant);
+  const idb = resolveIndexedDb({ indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
+  const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
+  const pollIntervalMs = options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs;
+  const reconcileIntervalMs = options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs;
+  const skewMarginMs = options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs;
+  const pageLimit = options.pageLimit ?? MIRROR_DEFAULTS.pageLimit;
+
+  const status = new ObservableValue<SyncStatus>(initialStatus(env.isOnline()));
+  const progress = new ObservableValue<SyncProgress>({ collections: {} });
+  const setStatus = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
+
+  const puller = createPuller({
+    db,
+    client,
+    pageLimit,
+    skewMarginMs,
+    now: env.now,
+    onProgress: (collection, p) => progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
+  });
+  const pusher = createPusher({
+    db,
+    client: client as never,
+    conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
+    now: env.now,
+    batch: { ...MIRROR_DEFAULTS.batch, ...options.batch },
+  });
+
+  let closed = false;
+  let started = false;
+  let lifetime = new AbortController();
+  let exclusive: Promise<unknown> = Promise.resolve();
+  const watchers = new Set<() => void>();
+
+  /** Runs `fn` after every earlier run: pulls and pushes of one instance never overlap. */
+  function runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = exclusive.then(fn, fn);
+    exclusive = result.catch(() => undefined);
+    return result;
+  }
+
+  async function runCycle(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
+    const run = only ?? collections;
+    const startedAt = env.now();
+    const rows = await db._sync_checkpoints.bulkGet(run);
+    setStatus({ phase: rows.some((r) => !r?.initialDone) ? 'initial-sync' : 'syncing', lastError: undefined });
+    const report: SyncReport = { ran: true, startedAt, finishedAt: startedAt, pulls: [], push: undefined, categories: undefined, reconciled: [], collections: run };
+    for (const collection of run) report.pulls.push(await puller.pull(collection, signal));
+    if (!only && (options.categories ?? MIRROR_DEFAULTS.categories)) report.categories = await pullCategories(db, client, signal);
+    report.push = await pusher.push({ signal, collections: run });
+    // Read back what was pushed, so the mirror holds the server's versions of it (`_v` and all).
+    for (const collection of run) {
+      if ((report.push.byCollection?.[collection]?.pushed ?? 0) > 0) report.pulls.push(await puller.pull(collection, signal));
+    }
+    if (reconcileIntervalMs > 0) {
+      for (const collection of run) {
+        const row = await db._sync_checkpoints.get(collection);
+        if (!row?.initialDone) continue;
+        // A completed initial sync counts as a sweep: the first one is due an interval later.
+        if (row.reconciledAt === undefined) await db._sync_checkpoints.update(collection, { reconciledAt: env.now() });
+        else if (env.now() - row.reconciledAt >= reconcileIntervalMs) {
+          report.reconciled.push(await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal }));
+        }
+      }
+    }
+    report.finishedAt = env.now();
+    setStatus({ phase: started ? 'idle' : status.value.phase === 'closed' ? 'closed' : 'idle', lastSyncAt: report.finishedAt, lastError: undefined });
+    return report;
+  }
+
+  function onFailure(error: unknown): FailureAction {
+    const lastError = describeError(error);
+    if (error instanceof AuthError) {
+      setStatus({ phase: 'auth-error', lastError });
+      return 'pause';
+    }
+    if (isQuotaError(error)) {
+      setStatus({ phase: 'storage-error', lastError });
+      return 'pause';
+    }
+    if (isClosedDatabase(error) && !closed) {
+      // A lost IndexedDB connection (Safari drops them) is reopened and the run retried.
+      void db.open().catch(() => undefined);
+    }
+    setStatus({ phase: env.isOnline() ? 'error' : 'offline', lastError, online: env.isOnline() });
+    return 'retry';
+  }
+
+  const scheduler = createScheduler({
+    env,
+    intervalMs: pollIntervalMs,
+    onFailure,
+    run: (signal) => runExclusive(() => runCycle(signal)).then(() => undefined),
+  });
+
+  const elector = createLeaderElector({
+    db,
+    name: `pos-cloud-mirror-leader:${name}`,
+    locks: env.locks,
+    now: env.now,
+    setTimeout: env.setTimeout,
+    clearTimeout: env.clearTimeout,
+    onChange(leader) {
+      setStatus({ leader, phase: leader ? 'idle' : started ? 'following' : status.value.phase });
+      if (leader && started) scheduler.start();
+      if (!leader) void scheduler.stop();
+    },
+  });
+
+  // Counts for the status come from the database itself, so every tab shows the same numbers.
+  const counts = liveQuery(async () => ({
+    pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
+    rejected: await db._sync_outbox.where('state').equals('rejected').count(),
+    conflicts: await db._sync_conflicts.count(),
+    quarantined: await db._sync_quarantine.count(),
+  })).subscribe({ next: (c) => setStatus(c), error: () => undefined });
+
+  const unsubscribeConnectivity = env.onConnectivity((online) => {
+    setStatus({ online, ...(online ? {} : { phase: 'offline' as const }) });
+  });
+
+  function assertOpen(what: string): void {
+    if (closed) throw new PosCloudError(`${what}: the mirror is closed`);
+  }
+
+  function assertCollection(collection: unknown, what: string): asserts collection is CollectionName {
+    if (!isCollectionName(collection)) {
+      throw new ValidationError(`${what}: unknown collection ${JSON.stringify(collection)}`, {
+        issues: [{ path: ['collection'], message: `must be one of ${COLLECTIONS.join(', ')}` }],
+      });
+    }
+  }
+
+  /** After a local edit, a started leader pushes soon instead of waiting for the next poll. */
+  function nudge(): void {
+    if (started && elector.isLeader && !scheduler.paused) void scheduler.trigger().catch(() => undefined);
+  }
+
+  const mirror: Mirror = {
+    db,
+    query: createQueries(db),
+    status,
+    progress,
+    async start() {
+      assertOpen('start');
+      if (started) return;
+      started = true;
+      lifetime = new AbortController();
+      setStatus({ phase: 'following' });
+      void env.persistStorage().catch(() => undefined);
+      elector.start();
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      lifetime.abort(new DOMException('mirror stopped', 'AbortError'));
+      await scheduler.stop();
+      await elector.stop();
+      await exclusive;
+      if (!closed) setStatus({ phase: 'stopped', leader: false });
+    },
+    async syncNow(opts = {}) {
+      assertOpen('syncNow');
+      const only = opts.collections;
+      if (only !== undefined) only.forEach((c) => assertCollection(c, 'syncNow'));
+      if (started && !elector.isLeader) {
+        const t = env.now();
+        return { ran: false, startedAt: t, finishedAt: t, pulls: [], push: undefined, categories: undefined, reconciled: [], collections: [] };
+      }
+      try {
+        const report = await runExclusive(() => runCycle(lifetime.signal, only));
+        if (scheduler.paused) scheduler.resume();
+        return report;
+      } catch (error) {
+        onFailure(error);
+        throw error;
+      }
+    },
+    async save(collection, record) {
+      assertOpen('save');
+      assertCollection(collection, 'save');
+      const id = await saveLocal(db, collection, record, { now: env.now() });
+      nudge();
+      return id;
+    },
+    async remove(collection, id) {
+      assertOpen('remove');
+      assertCollection(collection, 'remove');
+      await removeLocal(db, collection, id, { now: env.now() });
+      nudge();
+    },
+    live(query) {
+      return liveQuery(query) as unknown as Observable<ReturnType<typeof query> extends Promise<infer U> ? U : never>;
+    },
+    pending: () => pendingEntries(db),
+    async resync(opts = {}) {
+      assertOpen('resync');
+      const only = opts.collections ?? collections;
+      only.forEach((c) => assertCollection(c, 'resync'));
+      await runExclusive(async () => {
+        for (const collection of only) await puller.reset(collection);
+        for (const collection of only) await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal: lifetime.signal });
+      });
+    },
+    async reconcile(opts = {}) {
+      assertOpen('reconcile');
+      const only = opts.collections ?? collections;
+      only.forEach((c) => assertCollection(c, 'reconcile'));
+      return runExclusive(async () => {
+        const reports: ReconcileReport[] = [];
+        for (const collection of only) reports.push(await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal: lifetime.signal }));
+        return reports;
+      });
+    },
+    conflicts: () => listConflicts(db),
+    async resolveConflict(key, choice) {
+      assertOpen('resolveConflict');
+      await resolveConflictRow(db, key, choice);
+      nudge();
+    },
+    async ingest(collection, records) {
+      assertOpen('ingest');
+      assertCollection(collection, 'ingest');
+      await ingestRecords(db, collection, records, env.now);
+    },
+    watchLatestOrders(idCashRegister, opts = {}) {
+      assertOpen('watchLatestOrders');
+      const intervalMs = opts.intervalMs ?? 5_000;
+      const controller = new AbortController();
+      let timer: unknown;
+      const poll = async () => {
+        try {
+          const orders = (await client.latestOrders(idCashRegister, {
+            signal: controller.signal,
+            ...(opts.idPayment !== undefined ? { idPayment: opts.idPayment } : {}),
+          })) as StoredRecord[];
+          await db.transaction('rw', applyTables(db, 'orders'), () => applyServerRecords(db, 'orders', orders));
+        } catch (error) {
+          if (!controller.signal.aborted) setStatus({ lastError: describeError(error) });
+        }
+        if (!controller.signal.aborted) timer = env.setTimeout(() => void poll(), intervalMs);
+      };
+      void poll();
+      const stopWatching = () => {
+        controller.abort();
+        if (timer !== undefined) env.clearTimeout(timer);
+        watchers.delete(stopWatching);
+      };
+      watchers.add(stopWatching);
+      return stopWatching;
+    },
+    setToken(token) {
+      if (typeof token !== 'string' || token.length === 0) {
+        throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
+      }
+      if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
+      client.setToken(token);
+      if (status.value.phase === 'auth-error') setStatus({ phase: started ? 'idle' : 'stopped', lastError: undefined });
+      scheduler.resume();
+    },
+    async close() {
+      if (closed) return;
+      await mirror.stop();
+      closed = true;
+      for (const stop of [...watchers]) stop();
+      counts.unsubscribe();
+      unsubscribeConnectivity();
+      setStatus({ phase: 'closed', leader: false });
+      status.complete();
+      progress.complete();
+      db.close();
+    },
+  };
+  return mirror;
+}
+
+function describeError(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+function isQuotaError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = (e as { inner?: unknown; cause?: unknown }).inner ?? e.cause, depth++) {
+    if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return true;
+  }
+  return false;
+}
+
+function isClosedDatabase(error: unknown): boolean {
+  return error instanceof Dexie.DatabaseClosedError || (error instanceof Error && /closing|closed/i.test(error.message) && error.name === 'InvalidStateError');
+}

@@ -1,0 +1,117 @@
+import { Dexie } from 'dexie';
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { StoredRecord } from '../db/sync-rows.js';
+import type { Id } from '../ids/id.js';
+
+/** A category with its children, rebuilt from the flattened `categories` table. */
+export type CategoryTreeNode = StoredRecord & { children: CategoryTreeNode[] };
+
+/**
+ * Query helpers for what apps ask most. All of them hide tombstones (`_d` != 0, and products
+ * with `visible` false, which the service uses for deleted products) and read only IndexedDB:
+ * they answer offline, and inside `mirror.live()` they update as the data changes.
+ */
+export interface MirrorQueries {
+  /** Orders of one register, newest first (by `date_created`). */
+  ordersOfRegister(idCashRegister: Id, opts?: { limit?: number }): Promise<StoredRecord[]>;
+  /** Items (`order_details`) of one order. */
+  itemsOfOrder(idOrder: Id): Promise<StoredRecord[]>;
+  /** The product whose barcode, EAN-13 or SKU is `code`. */
+  productByCode(code: string): Promise<StoredRecord | undefined>;
+  /** Products whose name starts with `text` (case-insensitive), or whose code equals it. */
+  searchProducts(text: string, opts?: { limit?: number }): Promise<StoredRecord[]>;
+  /** The price-matrix row of a product in force at `at` (default now), for a shop if given. */
+  priceOf(idProduct: Id, opts?: { at?: number; idShop?: Id }): Promise<StoredRecord | undefined>;
+  /** The category tree, roots first, children ordered by `node_sort`. */
+  categoryTree(): Promise<CategoryTreeNode[]>;
+  /** Stock history rows of a warehouse, optionally of one product (`id_record`). */
+  stockRows(idWarehouse: Id, opts?: { idProduct?: Id }): Promise<StoredRecord[]>;
+}
+
+/** True for a record that is not deleted. */
+export function isLive(record: StoredRecord): boolean {
+  return !record._d && record.visible !== false;
+}
+
+/** Creates the {@link MirrorQueries} over a database. */
+export function createQueries(db: MirrorDb): MirrorQueries {
+  return {
+    async ordersOfRegister(idCashRegister, opts = {}) {
+      const limit = opts.limit ?? 40;
+      const out: StoredRecord[] = [];
+      await db.orders
+        .where('[id_cash_register+date_created]')
+        .between([idCashRegister, Dexie.minKey], [idCashRegister, Dexie.maxKey])
+        .reverse()
+        .until(() => out.length >= limit)
+        .each((order) => {
+          if (isLive(order)) out.push(order);
+        });
+      return out;
+    },
+    async itemsOfOrder(idOrder) {
+      return (await db.order_details.where('id_order').equals(idOrder).toArray()).filter(isLive);
+    },
+    async productByCode(code) {
+      for (const index of ['barcode', 'ean13', 'sku'] as const) {
+        const found = (await db.products.where(index).equals(code).toArray()).find(isLive);
+        if (found) return found;
+      }
+      return undefined;
+    },
+    async searchProducts(text, opts = {}) {
+      const limit = opts.limit ?? 50;
+      const query = text.trim();
+      if (query === '') return [];
+      const byId = new Map<string, StoredRecord>();
+      const exact = await this.productByCode(query);
+      if (exact) byId.set(exact.id, exact);
+      const byName = await db.products.where('name').startsWithIgnoreCase(query).limit(limit * 2).toArray();
+      for (const p of byName) if (isLive(p) && byId.size < limit) byId.set(p.id, p);
+      return [...byId.values()];
+    },
+    async priceOf(idProduct, opts = {}) {
+      const at = opts.at ?? Date.now();
+      const rows = (await db.product_price_matrix.where('id_product').equals(idProduct).toArray()).filter(
+        (r) =>
+          isLive(r) &&
+          num(r.date_starts) <= at &&
+          (r.date_expires === null || r.date_expires === undefined || num(r.date_expires) > at) &&
+          (opts.idShop === undefined || r.id_shop === '0' || r.id_shop === undefined || r.id_shop === opts.idShop),
+      );
+      // The most specific row wins: one for the shop over a general one, then the latest start.
+      rows.sort((a, b) => shopRank(b, opts.idShop) - shopRank(a, opts.idShop) || num(b.date_starts) - num(a.date_starts));
+      return rows[0];
+    },
+    async categoryTree() {
+      const nodes = (await db.categories.toArray()).filter(isLive);
+      const byId = new Map<string, CategoryTreeNode>(nodes.map((n) => [n.id, { ...n, children: [] }]));
+      const roots: CategoryTreeNode[] = [];
+      for (const node of byId.values()) {
+        const parent = typeof node.id_category_parent === 'string' ? byId.get(node.id_category_parent) : undefined;
+        (parent ? parent.children : roots).push(node);
+      }
+      const sort = (list: CategoryTreeNode[]) => {
+        list.sort((a, b) => num(a.node_sort) - num(b.node_sort) || String(a.name ?? '').localeCompare(String(b.name ?? '')));
+        for (const n of list) sort(n.children);
+      };
+      sort(roots);
+      return roots;
+    },
+    async stockRows(idWarehouse, opts = {}) {
+      const rows =
+        opts.idProduct === undefined
+          ? await db.stock_history.where('id_warehouse').equals(idWarehouse).toArray()
+          : await db.stock_history.where('[id_warehouse+id_record]').equals([idWarehouse, opts.idProduct]).toArray();
+      return rows.filter(isLive);
+    },
+  };
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' ? value : 0;
+}
+
+function shopRank(row: StoredRecord, idShop: Id | undefined): number {
+  return idShop !== undefined && row.id_shop === idShop ? 1 : 0;
+}

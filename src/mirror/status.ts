@@ -1,0 +1,67 @@
+import type { CollectionName } from '../schema/collections.js';
+import type { CollectionProgress } from '../sync/pull.js';
+
+/**
+ * What the sync engine is doing.
+ * - `idle`: not started, or waiting for the next poll.
+ * - `initial-sync`: the first full traversal of at least one collection is under way.
+ * - `syncing`: a delta pull and push is under way.
+ * - `following`: another tab or worker is the leader; this one follows through live queries.
+ * - `offline`: the runtime reports no network; sync resumes when it comes back.
+ * - `auth-error`: the token was refused; sync waits for `setToken()`.
+ * - `storage-error`: IndexedDB refused a write (quota); sync waits for `syncNow()` or `start()`.
+ * - `error`: the last run failed and will be retried with backoff.
+ * - `stopped` / `closed`: after `stop()` / `close()`.
+ */
+export type SyncPhase =
+  | 'idle'
+  | 'initial-sync'
+  | 'syncing'
+  | 'following'
+  | 'offline'
+  | 'auth-error'
+  | 'storage-error'
+  | 'error'
+  | 'stopped'
+  | 'closed';
+
+/** The mirror's sync status, as `mirror.status` publishes it. */
+export interface SyncStatus {
+  phase: SyncPhase;
+  /** The runtime's idea of connectivity. */
+  online: boolean;
+  /** True when this instance is the one that syncs. */
+  leader: boolean;
+  /** Local edits not yet acknowledged by the server (pending, excluding rejected and conflicts). */
+  pendingPushes: number;
+  /** Local edits the server refused, kept with its reason. */
+  rejected: number;
+  /** Unresolved conflicts. */
+  conflicts: number;
+  /** Server records held in quarantine. */
+  quarantined: number;
+  /** When the last sync run completed successfully (local ms). */
+  lastSyncAt: number | undefined;
+  /** The last failure, without secrets. */
+  lastError: { name: string; message: string } | undefined;
+}
+
+/** Progress of the sync, per collection: records so far, pages, done. */
+export interface SyncProgress {
+  collections: Partial<Record<CollectionName, CollectionProgress>>;
+}
+
+/** The status before anything has happened. */
+export function initialStatus(online: boolean): SyncStatus {
+  return {
+    phase: 'idle',
+    online,
+    leader: false,
+    pendingPushes: 0,
+    rejected: 0,
+    conflicts: 0,
+    quarantined: 0,
+    lastSyncAt: undefined,
+    lastError: undefined,
+  };
+}

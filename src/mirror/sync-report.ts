@@ -1,0 +1,22 @@
+import type { CollectionName } from '../schema/collections.js';
+import type { PullReport } from '../sync/pull.js';
+import type { ReconcileReport } from '../sync/reconcile.js';
+import type { PushReport } from '../sync/push.js';
+
+/** What one sync run did. */
+export interface SyncReport {
+  /** False when the run was skipped: another tab or worker is the leader. */
+  ran: boolean;
+  startedAt: number;
+  finishedAt: number;
+  /** One entry per pulled collection (a collection pulled again after its push appears twice). */
+  pulls: PullReport[];
+  /** What the push sent, when it ran. */
+  push: PushReport | undefined;
+  /** Category nodes read, when categories were pulled. */
+  categories: number | undefined;
+  /** Reconcile sweeps that ran. */
+  reconciled: ReconcileReport[];
+  /** Collections of this run. */
+  collections: CollectionName[];
+}

@@ -1,0 +1,123 @@
+import type { Table } from 'dexie';
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import type { CollectionName } from '../schema/collections.js';
+import { splitHydrations, type SplitChild } from './hydrations.js';
+
+/** What applying a batch of server records did. */
+export interface ApplyResult {
+  /** Records written to their table (newer than the local copy, or new). */
+  written: number;
+  /** Records skipped because the local copy is as new or newer. */
+  skipped: number;
+  /** Records that have a pending local edit: the server state was noted on the outbox entry. */
+  deferred: number;
+  /** Highest `_v` among the records given (children excluded). */
+  maxV: number;
+}
+
+/** Child tables a collection's hydrations are split into. */
+const CHILD_TABLES: Partial<Record<CollectionName, CollectionName[]>> = {
+  products: ['product_price_matrix'],
+  orders: ['order_details'],
+};
+
+/** The tables a transaction applying records of `collection` must include. */
+export function applyTables(db: MirrorDb, collection: CollectionName | 'categories'): Table[] {
+  const names: string[] = [collection, ...(collection === 'categories' ? [] : (CHILD_TABLES[collection] ?? []))];
+  return [...names.map((n) => db.table(n)), db._sync_outbox];
+}
+
+/**
+ * Applies records that came from the server (a pull page, a webhook, a latest-orders poll)
+ * to the mirror. Must run inside a read-write transaction over {@link applyTables}.
+ *
+ * Rules, in the order they are enforced:
+ * - a record is written only if its `_v` is newer than the local copy's (so re-reading an
+ *   overlap, or a late page, is a no-op);
+ * - a record with a pending local edit is not overwritten: the server state is noted on the
+ *   outbox entry (`entry.server`) for the push to rebase on, and the table gets the new server
+ *   state with the app's changed fields laid on top, so the UI keeps showing the edit;
+ * - hydrations are split into their own tables under the same rules;
+ * - tombstones (`_d` != 0) are stored like any record and hidden by the query helpers.
+ */
+export async function applyServerRecords(
+  db: MirrorDb,
+  collection: CollectionName | 'categories',
+  incoming: readonly StoredRecord[],
+): Promise<ApplyResult> {
+  const result: ApplyResult = { written: 0, skipped: 0, deferred: 0, maxV: 0 };
+  if (incoming.length === 0) return result;
+
+  const children: SplitChild[] = [];
+  const latest = new Map<string, StoredRecord>();
+  for (const raw of incoming) {
+    const { record, children: split } = splitHydrations(raw);
+    children.push(...split);
+    if (record._v > result.maxV) result.maxV = record._v;
+    const seen = latest.get(record.id);
+    if (!seen || record._v > seen._v) latest.set(record.id, record);
+  }
+
+  const table = db.table<StoredRecord, string>(collection);
+  const records = [...latest.values()];
+  const ids = records.map((r) => r.id);
+  const locals = await table.bulkGet(ids);
+  const entries = collection === 'categories' ? new Map<string, OutboxEntry>() : await pendingEntries(db, collection, ids);
+
+  const toPut: StoredRecord[] = [];
+  const toUpdate: OutboxEntry[] = [];
+  records.forEach((record, i) => {
+    const local = locals[i];
+    const entry = entries.get(record.id);
+    if (entry) {
+      const known = entry.server ?? entry.base;
+      if (known && record._v <= known._v) {
+        result.skipped++;
+        return;
+      }
+      toUpdate.push({ ...entry, server: record });
+      toPut.push(overlay(record, local, entry.changed));
+      result.deferred++;
+      return;
+    }
+    if (local && record._v <= local._v) {
+      result.skipped++;
+      return;
+    }
+    toPut.push(record);
+    result.written++;
+  });
+
+  if (toPut.length > 0) await table.bulkPut(toPut);
+  if (toUpdate.length > 0) await db._sync_outbox.bulkPut(toUpdate);
+
+  const byCollection = new Map<CollectionName, StoredRecord[]>();
+  for (const child of children) {
+    const list = byCollection.get(child.collection) ?? [];
+    list.push(child.record);
+    byCollection.set(child.collection, list);
+  }
+  for (const [child, list] of byCollection) await applyServerRecords(db, child, list);
+  return result;
+}
+
+/** The server record with the app's changed fields laid on top. */
+export function overlay(server: StoredRecord, local: StoredRecord | undefined, changed: readonly string[]): StoredRecord {
+  if (!local) return server;
+  const visible: StoredRecord = { ...server };
+  for (const field of changed) {
+    if (field in local) visible[field] = local[field];
+    else delete visible[field];
+  }
+  return visible;
+}
+
+async function pendingEntries(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {
+  const found = new Map<string, OutboxEntry>();
+  // Most pages meet an empty outbox: one cheap count instead of a lookup per record.
+  if ((await db._sync_outbox.where('collection').equals(collection).count()) === 0) return found;
+  const rows = await db._sync_outbox.where('[collection+id]').anyOf(ids.map((id) => [collection, id])).toArray();
+  for (const row of rows) found.set(row.id, row);
+  return found;
+}

@@ -1,0 +1,71 @@
+import type { LockManagerLike } from './leader.js';
+
+/**
+ * The browser globals the sync engine depends on, behind one interface so tests can replace
+ * time, connectivity, visibility and locks (STYLE.md: no hard-wired globals).
+ */
+export interface SyncEnvironment {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** False only when the runtime knows it is offline (`navigator.onLine === false`). */
+  isOnline(): boolean;
+  /** Calls `fn(online)` on `online`/`offline` events; returns an unsubscribe function. */
+  onConnectivity(fn: (online: boolean) => void): () => void;
+  /** Calls `fn` when the page becomes visible again; returns an unsubscribe function. */
+  onVisible(fn: () => void): () => void;
+  /** Web Locks, where the runtime has them. */
+  locks: LockManagerLike | undefined;
+  /** Asks the browser to keep this origin's storage (no eviction under pressure). */
+  persistStorage(): Promise<boolean | undefined>;
+}
+
+interface BrowserGlobals {
+  navigator?: { onLine?: boolean; locks?: LockManagerLike; storage?: { persist?(): Promise<boolean>; persisted?(): Promise<boolean> } };
+  addEventListener?(type: string, fn: () => void): void;
+  removeEventListener?(type: string, fn: () => void): void;
+  document?: { visibilityState?: string; addEventListener?(type: string, fn: () => void): void; removeEventListener?(type: string, fn: () => void): void };
+}
+
+/** The environment of the current runtime: browser, worker, Electron renderer or Node. */
+export function defaultEnvironment(): SyncEnvironment {
+  const g = globalThis as unknown as BrowserGlobals;
+  return {
+    now: () => Date.now(),
+    setTimeout: (fn, ms) => {
+      const handle = setTimeout(fn, ms);
+      // In Node a pending poll must not keep the process alive on its own.
+      (handle as { unref?: () => void }).unref?.();
+      return handle;
+    },
+    clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    isOnline: () => g.navigator?.onLine !== false,
+    onConnectivity(fn) {
+      if (!g.addEventListener || !g.removeEventListener) return () => undefined;
+      const on = () => fn(true);
+      const off = () => fn(false);
+      g.addEventListener('online', on);
+      g.addEventListener('offline', off);
+      return () => {
+        g.removeEventListener?.('online', on);
+        g.removeEventListener?.('offline', off);
+      };
+    },
+    onVisible(fn) {
+      const doc = g.document;
+      if (!doc?.addEventListener) return () => undefined;
+      const listener = () => {
+        if (doc.visibilityState === 'visible') fn();
+      };
+      doc.addEventListener('visibilitychange', listener);
+      return () => doc.removeEventListener?.('visibilitychange', listener);
+    },
+    locks: g.navigator?.locks,
+    async persistStorage() {
+      const storage = g.navigator?.storage;
+      if (!storage?.persist) return undefined;
+      if (await storage.persisted?.()) return true;
+      return storage.persist();
+    },
+  };
+}

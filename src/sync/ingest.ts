@@ -1,0 +1,45 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { QuarantineRow, StoredRecord } from '../db/sync-rows.js';
+import { ValidationError } from '../errors/index.js';
+import { parseRecord } from '../schema/index.js';
+import type { CollectionName } from '../schema/collections.js';
+import { applyServerRecords, applyTables, type ApplyResult } from './apply-records.js';
+
+/** What {@link ingestRecords} did. */
+export interface IngestReport extends ApplyResult {
+  quarantined: number;
+}
+
+/**
+ * Applies records that arrived by other means (a webhook, a relay, a latest-orders poll)
+ * through the same path and rules as a pull: the read schema (bad records quarantined with
+ * the reason), `_v` newer-wins, pending local edits respected, hydrations split. One transaction.
+ */
+export async function ingestRecords(
+  db: MirrorDb,
+  collection: CollectionName,
+  records: readonly unknown[],
+  now: () => number = Date.now,
+): Promise<IngestReport> {
+  if (!Array.isArray(records)) {
+    throw new ValidationError(`ingest ${collection}: expected an array of records`, { issues: [{ path: [], message: 'not an array' }] });
+  }
+  const good: StoredRecord[] = [];
+  const bad: QuarantineRow[] = [];
+  records.forEach((raw, index) => {
+    const parsed = parseRecord(collection, raw);
+    if (parsed.ok) good.push(parsed.record as StoredRecord);
+    else bad.push({ collection, id: idOf(raw), record: raw, issues: parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), at: now() });
+  });
+  return db.transaction('rw', [...applyTables(db, collection), db._sync_quarantine], async () => {
+    const applied = await applyServerRecords(db, collection, good);
+    if (bad.length > 0) await db._sync_quarantine.bulkAdd(bad);
+    return { ...applied, quarantined: bad.length };
+  });
+}
+
+function idOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
+}

@@ -1,0 +1,34 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { StoredRecord } from '../db/sync-rows.js';
+import { applyServerRecords, applyTables } from './apply-records.js';
+import type { SyncClient } from './sync-client.js';
+
+/**
+ * Categories come as one tree (no pagination, no version filter), so every pull reads the whole
+ * tree: it is flattened into `db.categories` (each node keeps `id_category_parent`, `children` is
+ * dropped), nodes newer than the local copy are written, and local nodes the tree no longer has
+ * are removed. `categoryTree()` in the query helpers rebuilds the tree.
+ */
+export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: AbortSignal): Promise<number> {
+  const roots = await client.categories(signal ? { signal } : {});
+  const flat = flattenCategories(roots as StoredRecord[]);
+  const keep = new Set(flat.map((c) => c.id));
+  await db.transaction('rw', applyTables(db, 'categories'), async () => {
+    await applyServerRecords(db, 'categories', flat);
+    const gone = (await db.categories.toCollection().primaryKeys()).filter((id) => !keep.has(id));
+    if (gone.length > 0) await db.categories.bulkDelete(gone);
+  });
+  return flat.length;
+}
+
+/** Flattens a category tree depth-first; a child's parent is its place in the tree. */
+export function flattenCategories(roots: readonly StoredRecord[], parent = '0'): StoredRecord[] {
+  const out: StoredRecord[] = [];
+  for (const node of roots) {
+    const { children, ...rest } = node as StoredRecord & { children?: unknown };
+    const parentId = typeof rest.id_category_parent === 'string' && rest.id_category_parent !== '0' ? rest.id_category_parent : parent;
+    out.push({ ...rest, id_category_parent: parentId });
+    if (Array.isArray(children) && children.length > 0) out.push(...flattenCategories(children as StoredRecord[], rest.id));
+  }
+  return out;
+}

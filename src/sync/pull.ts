@@ -1,0 +1,144 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { CheckpointRow, QuarantineRow, TraversalCursor } from '../db/sync-rows.js';
+import type { CollectionName } from '../schema/collections.js';
+import { applyServerRecords, applyTables } from './apply-records.js';
+import { nextCheckpoint } from './checkpoint.js';
+import type { PageLike, SyncClient } from './sync-client.js';
+import { traverse } from './traverse.js';
+
+/** Progress of one collection's pull, as it goes. */
+export interface CollectionProgress {
+  /** Records applied in the current (or last) traversal. */
+  records: number;
+  /** Pages applied in the current (or last) traversal. */
+  pages: number;
+  /** True once the traversal completed. */
+  done: boolean;
+}
+
+/** What one pull of one collection did. */
+export interface PullReport {
+  collection: CollectionName;
+  pages: number;
+  received: number;
+  written: number;
+  quarantined: number;
+  checkpoint: number;
+}
+
+/** Options of {@link createPuller}. */
+export interface PullerOptions {
+  db: MirrorDb;
+  client: SyncClient;
+  /** Records per page (the client clamps to the collection's maximum). @default 400 */
+  pageLimit?: number;
+  /** Safety margin under the server time of a traversal's start (ms). @default 60_000 */
+  skewMarginMs?: number;
+  /** Local clock. @default Date.now */
+  now?: () => number;
+  /** Called after every applied page. */
+  onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
+}
+
+/** Pulls deltas of collections into the mirror (DESIGN.md decision 3). */
+export interface Puller {
+  /** One delta traversal of `collection`, resumed from its saved cursor if one was interrupted. */
+  pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport>;
+  /** Forgets the checkpoint of `collection`: the next pull is a full traversal (data is kept). */
+  reset(collection: CollectionName): Promise<void>;
+}
+
+/** Creates a {@link Puller}. */
+export function createPuller(options: PullerOptions): Puller {
+  const { db, client } = options;
+  const pageLimit = options.pageLimit ?? 400;
+  const skew = options.skewMarginMs ?? 60_000;
+  const now = options.now ?? Date.now;
+
+  async function pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport> {
+    const row: CheckpointRow = (await db._sync_checkpoints.get(collection)) ?? {
+      collection,
+      checkpoint: 0,
+      initialDone: false,
+    };
+    // An interrupted traversal resumes at its last applied page, with its original start
+    // time: records before the resume point may have changed since then.
+    let cursor: TraversalCursor | undefined = row.cursor;
+    const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, checkpoint: row.checkpoint };
+    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
+    const versionStart = cursor?.versionStart ?? row.checkpoint;
+    const requestedAt = now();
+    const tables = [...applyTables(db, collection), db._sync_checkpoints, db._sync_quarantine];
+
+    await traverse(
+      client,
+      collection,
+      { direction: 'forward', versionStart, limit: pageLimit, ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
+      signal,
+      async (page: PageLike) => {
+        // The traversal's start, on the server's clock: the Date of the first response, moved
+        // back by how long that response took (the Date header is itself rounded down).
+        const startedAt = cursor?.startedAt ?? (page.serverTime ?? now()) - (now() - requestedAt);
+        const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
+        await db.transaction('rw', tables, async () => {
+          const applied = await applyServerRecords(db, collection, page);
+          if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page, now()));
+          const next: TraversalCursor = {
+            versionStart,
+            idStart: page.cursor ?? base.idStart,
+            startedAt: base.startedAt,
+            maxV: Math.max(base.maxV, applied.maxV),
+            records: base.records + page.length,
+          };
+          // The cursor is saved in the same transaction as the page it follows: a crash
+          // between pages resumes exactly here, never past an unwritten page.
+          await db._sync_checkpoints.put({ ...row, cursor: next });
+          cursor = next;
+          report.written += applied.written + applied.deferred;
+        });
+        report.pages++;
+        report.received += page.length;
+        report.quarantined += page.rejected.length;
+        progress.pages++;
+        progress.records = cursor?.records ?? progress.records;
+        options.onProgress?.(collection, { ...progress });
+      },
+    );
+
+    // Only a completed traversal moves the checkpoint; a cancelled one keeps its cursor.
+    const finished = cursor;
+    const checkpoint = finished ? nextCheckpoint(row.checkpoint, finished.maxV, finished.startedAt, skew) : row.checkpoint;
+    await db._sync_checkpoints.put({
+      ...row,
+      checkpoint,
+      cursor: undefined,
+      lastSyncAt: now(),
+      initialDone: row.initialDone || versionStart === 0,
+    });
+    report.checkpoint = checkpoint;
+    options.onProgress?.(collection, { ...progress, done: true });
+    return report;
+  }
+
+  async function reset(collection: CollectionName): Promise<void> {
+    await db._sync_checkpoints.put({ collection, checkpoint: 0, cursor: undefined, initialDone: false });
+  }
+
+  return { pull, reset };
+}
+
+function quarantineRows(collection: CollectionName, page: PageLike, at: number): QuarantineRow[] {
+  return page.rejected.map((r) => ({
+    collection,
+    id: idOf(r.raw),
+    record: r.raw,
+    issues: r.issues,
+    at,
+  }));
+}
+
+function idOf(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
+}

@@ -1,0 +1,41 @@
+import type { Id } from '../ids/id.js';
+import type { ValidationIssue } from '../errors/index.js';
+import type { CollectionName } from '../schema/collections.js';
+import type { StoredRecord } from '../db/sync-rows.js';
+
+/** A record the client refused (failed its read schema), as the sync layer sees it. */
+export interface RejectedLike {
+  index: number;
+  raw: unknown;
+  issues: ValidationIssue[];
+}
+
+/** One page of a traversal, as the sync layer needs it from the client. */
+export type PageLike = StoredRecord[] & {
+  rejected: RejectedLike[];
+  cursor: Id | undefined;
+  serverTime: number | undefined;
+  done: boolean;
+};
+
+/** Query of a traversal. */
+export interface TraversalQuery {
+  direction: 'forward' | 'backward';
+  versionStart?: number;
+  idStart?: Id;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The part of the REST client the sync engine uses. `createClient` satisfies it; tests and
+ * relays may pass anything shaped like it.
+ */
+export interface SyncClient {
+  pages(collection: CollectionName, query: TraversalQuery): AsyncIterable<PageLike>;
+  list(collection: CollectionName, query: TraversalQuery): Promise<PageLike>;
+  categories(options?: { signal?: AbortSignal }): Promise<unknown[]>;
+  latestOrders(idCashRegister: Id, query?: { idPayment?: number; signal?: AbortSignal }): Promise<StoredRecord[]>;
+  save(collection: CollectionName, body: StoredRecord | StoredRecord[], options?: { signal?: AbortSignal }): Promise<unknown>;
+  setToken?(token: string): void;
+}
