@@ -69,6 +69,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     waiters = [];
     controller = new AbortController();
     current = (async () => {
+      // Yield once so that `current` is assigned before anything below can clear it.
+      await null;
       let failure: unknown;
       let failed = false;
       try {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { nextCheckpoint } from '../../src/sync/checkpoint.js';
+
+describe('nextCheckpoint', () => {
+  it('keeps the previous checkpoint when the traversal saw no record', () => {
+    expect(nextCheckpoint(1_000, 0, 50_000, 10)).toBe(1_000);
+  });
+
+  it('stops at the traversal start minus the skew margin when records are newer than that', () => {
+    // A record with a small id edited mid-traversal gets a _v above the start: the next
+    // traversal must still see it, so the checkpoint cannot jump to the maximum seen.
+    expect(nextCheckpoint(0, 90_000, 80_000, 5_000)).toBe(75_000);
+  });
+
+  it('moves just past the highest version seen when that is older than the start', () => {
+    expect(nextCheckpoint(0, 10_000, 80_000, 5_000)).toBe(10_001);
+  });
+
+  it('never moves backwards', () => {
+    expect(nextCheckpoint(100_000, 90_000, 80_000, 5_000)).toBe(100_000);
+  });
+});

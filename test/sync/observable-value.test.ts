@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ObservableValue } from '../../src/sync/observable-value.js';
+
+describe('ObservableValue', () => {
+  it('gives a new subscriber the current value, then every change', () => {
+    const value = new ObservableValue(1);
+    const seen: number[] = [];
+    const sub = value.subscribe((v) => seen.push(v));
+    value.set(2);
+    value.update((v) => v + 1);
+    sub.unsubscribe();
+    value.set(9);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(sub.closed).toBe(true);
+  });
+
+  it('accepts observer objects and completes them on complete()', () => {
+    const value = new ObservableValue('a');
+    const events: string[] = [];
+    value.subscribe({ next: (v) => events.push(v), complete: () => events.push('done') });
+    value.complete();
+    value.set('b');
+    expect(events).toEqual(['a', 'done']);
+  });
+
+  it('exposes itself through the interop symbol RxJS looks for', () => {
+    const value = new ObservableValue(0);
+    const key = (Symbol as { observable?: symbol }).observable ?? '@@observable';
+    const interop = (value as unknown as Record<PropertyKey, () => unknown>)[key];
+    expect(typeof interop).toBe('function');
+    expect(interop!.call(value)).toBe(value);
+  });
+});
