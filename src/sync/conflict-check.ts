@@ -1,0 +1,101 @@
+import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import { chooseSide, deletionFields, isTombstone, type ConflictStrategy } from './conflict-strategy.js';
+import { diffFields, isMetaField, mergeRecords, sameValue, setField } from './merge.js';
+import { readSent } from './outbox-sent.js';
+
+/** What to do with one outbox entry before a push. */
+export type CheckOutcome =
+  /** Send it. `record` is what the table should hold, `base`/`changed` what the entry should say. */
+  | { kind: 'push'; record: StoredRecord; base: StoredRecord | null; changed: string[]; rebased: boolean }
+  /** Nothing left to send: the server already has it (or the strategy kept the server's). */
+  | { kind: 'acknowledge'; record: StoredRecord }
+  /** Unresolved: a conflict row with these fields, and the entry waits. */
+  | { kind: 'conflict'; fields: string[]; local: StoredRecord; server: StoredRecord };
+
+/**
+ * The server state a push compares an entry with: the latest one a pull noted on the entry;
+ * else, when something wrote a newer server version into the table without noting it, that
+ * record with the app's changed fields taken back to their base values (the table shows the
+ * app's edit laid on the server state, and the edit must not be mistaken for the server's);
+ * else the base the edit was made on. `null` when the server has never had the record, as far
+ * as anyone knows.
+ */
+export function knownServerState(entry: OutboxEntry, local: StoredRecord | undefined): StoredRecord | null {
+  if (entry.server) return entry.server;
+  if (local && entry.base && local._v > entry.base._v) return overlay(local, entry.base, entry.changed);
+  return entry.base;
+}
+
+/**
+ * Decides what a push does with one pending entry (DESIGN.md decision 7):
+ * - the server did not change the record since the edit's base: push the app's changes on it;
+ * - the server holds what an earlier push sent whose answer was lost: that push counts as done,
+ *   and only the changes made since go out;
+ * - the server changed it: merge field by field; fields changed on both sides, a deletion against
+ *   an edit and an edit against a deletion are conflicts, settled by the strategy or left as a
+ *   conflict row;
+ * - a create whose id the server already has is compared with what the server has: the same
+ *   values mean an earlier push landed and is just acknowledged.
+ */
+export function checkEntry(
+  entry: OutboxEntry,
+  local: StoredRecord,
+  known: StoredRecord | null,
+  strategy: ConflictStrategy,
+): CheckOutcome {
+  const { collection } = entry;
+  if (!known) return { kind: 'push', record: local, base: null, changed: entry.changed, rebased: false };
+
+  // An earlier push whose answer was lost did land: rebase on the server state that holds it.
+  const sent = readSent(entry);
+  if (sent && sent.fields.every((f) => sameValue(sent.record[f], known[f]))) {
+    const changed = entry.changed.filter((f) => !sameValue(local[f], known[f]));
+    if (changed.length === 0) return { kind: 'acknowledge', record: known };
+    return { kind: 'push', record: overlay(known, local, changed), base: known, changed, rebased: true };
+  }
+
+  const base = entry.base;
+  const serverChanged = base === null || known._v !== base._v;
+  if (!serverChanged) return { kind: 'push', record: local, base, changed: entry.changed, rebased: false };
+
+  const localDeleted = entry.op === 'delete';
+  const serverDeleted = isTombstone(collection, known);
+  if (localDeleted && serverDeleted) return { kind: 'acknowledge', record: known };
+
+  const merged = mergeRecords(base, local, known, entry.changed);
+  // A deletion against an edit, or an edit against a deletion, is a conflict whatever the fields.
+  let fields = merged.conflicts;
+  if (localDeleted && base !== null && diffFields(base, known).length > 0) fields = ['_d'];
+  if (serverDeleted && !localDeleted && (base === null || !isTombstone(collection, base))) fields = ['_d'];
+
+  if (fields.length === 0) return settled(merged.record, merged.changed, known);
+
+  const info = { collection, id: entry.id, fields };
+  const choice = chooseSide(strategy, local, known, base, info);
+  if (choice === null) return { kind: 'conflict', fields, local, server: known };
+  if (choice === 'server') {
+    if (fields[0] === '_d' && fields.length === 1) return { kind: 'acknowledge', record: known };
+    return settled(merged.record, merged.changed, known);
+  }
+  if (choice === 'local') {
+    const wanted = fields[0] === '_d' ? [...entry.changed, ...deletionFields(collection)] : fields;
+    const record = fields[0] === '_d' ? overlay(known, local, wanted) : overlay(merged.record, local, fields);
+    return settled(record, diffFields(record, known), known);
+  }
+  const record: StoredRecord = { ...choice, id: entry.id, _v: known._v };
+  for (const field of Object.keys(known)) if (isMetaField(field) && !(field in choice)) record[field] = known[field];
+  return settled(record, diffFields(record, known), known);
+}
+
+/** A settled outcome: push what still differs from the server, or acknowledge when nothing does. */
+function settled(record: StoredRecord, changed: string[], known: StoredRecord): CheckOutcome {
+  if (changed.length === 0) return { kind: 'acknowledge', record: known };
+  return { kind: 'push', record: { ...record, _v: known._v }, base: known, changed, rebased: true };
+}
+
+/** `onto` with `from`'s values of `fields` laid on top. */
+export function overlay(onto: StoredRecord, from: StoredRecord, fields: readonly string[]): StoredRecord {
+  const out: StoredRecord = { ...onto };
+  for (const field of fields) setField(out, field, from[field]);
+  return out;
+}
