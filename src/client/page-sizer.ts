@@ -1,0 +1,60 @@
+/** The orders list's response cap (spec: Limits): returned JSON cannot exceed 6 MB. */
+export const ORDERS_MAX_RESPONSE_BYTES = 6_000_000;
+
+/** Share of the cap a page may be expected to fill before the next one is made smaller. */
+const HEADROOM = 0.75;
+
+/** Chooses the `limit` of each page of one traversal. */
+export interface PageSizer {
+  /** The limit to ask for next. */
+  readonly limit: number;
+  /** Learns from a page that came back: `bytes` of body for `rawCount` records. */
+  observe(bytes: number, rawCount: number): void;
+  /** Halves the limit after the server failed on a page's size; false when it cannot shrink further. */
+  shrink(): boolean;
+  /** Never asks for fewer than `floor` again, even above the target (an `id_start`-repeating server needs 2). */
+  raiseFloor(floor: number): void;
+}
+
+/** Settings of {@link createPageSizer}. */
+export interface PageSizerOptions {
+  /** The limit the caller asked for; not exceeded except by `raiseFloor`. */
+  target: number;
+  /** Response size the server cannot exceed; `undefined` when the collection has no such cap. */
+  maxBytes: number | undefined;
+}
+
+/**
+ * A page sizer. With a byte cap (orders) it tracks bytes per record and keeps the expected page
+ * under the cap with headroom; after a shrink it grows back by doubling on each good page, up to
+ * the target. Without a cap the limit stays the target.
+ */
+export function createPageSizer(options: PageSizerOptions): PageSizer {
+  const { maxBytes } = options;
+  let target = options.target;
+  let limit = target;
+  let floor = 1;
+  let bytesPerRecord = 0;
+  return {
+    get limit() {
+      return limit;
+    },
+    observe(bytes, rawCount) {
+      if (maxBytes === undefined || rawCount === 0) return;
+      // The largest records seen so far rule: a page of fat orders can follow a page of thin ones.
+      bytesPerRecord = Math.max(bytesPerRecord * 0.9, bytes / rawCount);
+      const fits = Math.max(1, Math.floor((maxBytes * HEADROOM) / bytesPerRecord));
+      limit = Math.max(floor, Math.min(target, fits, limit * 2));
+    },
+    shrink() {
+      if (limit <= floor) return false;
+      limit = Math.max(floor, Math.floor(limit / 2));
+      return true;
+    },
+    raiseFloor(value) {
+      floor = Math.max(floor, value);
+      target = Math.max(target, floor);
+      limit = Math.max(limit, floor);
+    },
+  };
+}
