@@ -1,0 +1,79 @@
+import type { CollectionName } from './collections.js';
+
+/** What the rest of the library needs to know about one collection, beyond its schemas. */
+export interface CollectionInfo<C extends CollectionName = CollectionName> {
+  /** The collection's name, as in its path. */
+  readonly name: C;
+  /** The fixed `_t` literal of its records (the table name). */
+  readonly _t: C;
+  /** The spec's table id used by default id generation, or `undefined` when the spec gives none. */
+  readonly tableId: number | undefined;
+  /**
+   * Fields apps query by that deserve an IndexedDB index. Kept lean: every index costs on every
+   * write. The primary key (`id`) and sync fields (`_v`, `_d`) are the db layer's business.
+   */
+  readonly indexes: readonly string[];
+  /** True when an app cannot meaningfully write the collection. None is, per the spec. */
+  readonly readOnly: boolean;
+  /**
+   * True when a record cannot be created offline: without a table id the client cannot compose
+   * an id, so a create needs an online round trip (the server generates the id).
+   */
+  readonly createOnlineOnly: boolean;
+  /** Direction the service traverses by default (`backward`: newest first). */
+  readonly defaultDirection: 'forward' | 'backward';
+  /** True when records carry `date_created` (the spec's shapes for shops and cash registers do not). */
+  readonly hasDateCreated: boolean;
+  /** Largest `limit` the list endpoint accepts. */
+  readonly maxLimit: number;
+  /** `limit` the service uses when none is sent. */
+  readonly defaultLimit: number;
+}
+
+/** One entry: the spec's general rules, with the collection's own exceptions in `overrides`. */
+function info<C extends CollectionName>(
+  name: C,
+  tableId: number | undefined,
+  indexes: readonly string[],
+  overrides: Partial<Pick<CollectionInfo, 'defaultDirection' | 'hasDateCreated' | 'maxLimit' | 'defaultLimit'>> = {},
+): CollectionInfo<C> {
+  return {
+    name,
+    _t: name,
+    tableId,
+    indexes,
+    readOnly: false,
+    createOnlineOnly: tableId === undefined,
+    defaultDirection: 'forward', // the spec leaves it unstated for other tables; we always send it
+    hasDateCreated: true,
+    maxLimit: 400,
+    defaultLimit: 100,
+    ...overrides,
+  };
+}
+
+/**
+ * Facts about every collection: `_t`, table id (spec "Id composition"), indexes, whether creates
+ * need the network, default traversal direction, and page limits (orders: default 250, max 2000).
+ */
+export const COLLECTION_INFO: { readonly [C in CollectionName]: CollectionInfo<C> } = {
+  products: info('products', 11, ['id_category', 'barcode', 'ean13', 'sku', 'name']),
+  customers: info('customers', 2, ['email', 'barcode', 'lastname']),
+  product_price_matrix: info('product_price_matrix', 12, ['id_product']),
+  shops: info('shops', undefined, [], { hasDateCreated: false }),
+  cash_registers: info('cash_registers', undefined, ['id_shop'], { hasDateCreated: false }),
+  employees: info('employees', 4, []),
+  park_locations: info('park_locations', undefined, []),
+  shifts: info('shifts', undefined, [], { defaultDirection: 'backward' }),
+  stock_history: info('stock_history', 16, ['id_stockup', 'id_warehouse', 'id_record']),
+  stockup: info('stockup', 18, ['id_warehouse']),
+  transactions: info('transactions', 22, ['id_order', 'id_customer'], { defaultDirection: 'backward' }),
+  warehouses: info('warehouses', 25, []),
+  orders: info(
+    'orders',
+    7,
+    ['id_cash_register', 'id_customer', 'id_shop', 'id_shift', 'id_employee', 'date_created'],
+    { defaultDirection: 'backward', maxLimit: 2000, defaultLimit: 250 },
+  ),
+  order_details: info('order_details', 6, ['id_order', 'id_product', 'id_customer', 'id_cash_register']),
+};

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { idField } from './id-field.js';
+
+/**
+ * A value type of the spec in both faces, before presence is decided: `write` carries every
+ * rule a local edit must satisfy, `read` only what the mirror needs to trust a server value.
+ */
+export interface Kind<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly write: W;
+  readonly read: R;
+}
+
+/**
+ * One field of a resource table, in both faces. Read faces are lenient: every field but `id`
+ * and `_v` may be missing, optional ones may be null, and format rules (e-mail, lengths, enums,
+ * ranges) are not checked, because a server record is never rejected for what the mirror can use.
+ */
+export interface Field<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  readonly write: W;
+  readonly read: R;
+}
+
+/** The fields of one resource table, by wire name. */
+export type Fields = Record<string, Field>;
+
+type Lenient<R extends z.ZodType> = z.ZodOptional<z.ZodNullable<R>>;
+
+// ---- kinds: the spec's value types --------------------------------------------------------
+
+/** `id`: a reference or key, normalized to the canonical Id string. */
+export function id(): Kind<typeof idField, typeof idField> {
+  return { write: idField, read: idField };
+}
+
+/** `integer`, optionally `>= min`. Whole numbers on write; any finite number is kept on read. */
+export function int(rule: { min?: number } = {}): Kind<z.ZodInt, z.ZodNumber> {
+  const write = rule.min === undefined ? z.int() : z.int().min(rule.min);
+  return { write, read: z.number() };
+}
+
+/** `number` (fractions allowed), optionally `>= min`. */
+export function num(rule: { min?: number } = {}): Kind<z.ZodNumber, z.ZodNumber> {
+  const write = rule.min === undefined ? z.number() : z.number().min(rule.min);
+  return { write, read: z.number() };
+}
+
+/** A time: integer Unix milliseconds (spec convention 1). */
+export function time(): Kind<z.ZodInt, z.ZodNumber> {
+  return { write: z.int(), read: z.number() };
+}
+
+/** `string`, optionally of exactly `length` characters. */
+export function str(rule: { length?: number } = {}): Kind<z.ZodString, z.ZodString> {
+  const write = rule.length === undefined ? z.string() : z.string().length(rule.length);
+  return { write, read: z.string() };
+}
+
+/** A string in valid e-mail format (checked on write only). */
+export function email(): Kind<z.ZodEmail, z.ZodString> {
+  return { write: z.email(), read: z.string() };
+}
+
+/** `boolean`. */
+export function bool(): Kind<z.ZodBoolean, z.ZodBoolean> {
+  return { write: z.boolean(), read: z.boolean() };
+}
+
+/** One of a fixed set of strings (checked on write only: a new value from the server is kept). */
+export function oneOf<const V extends readonly [string, ...string[]]>(
+  values: V,
+): Kind<z.ZodEnum<{ [K in V[number]]: K }>, z.ZodString> {
+  return { write: z.enum(values), read: z.string() };
+}
+
+/** The kind, with `null` also allowed on write ("X or null" in the spec). */
+export function nullable<W extends z.ZodType, R extends z.ZodType>(
+  kind: Kind<W, R>,
+): Kind<z.ZodNullable<W>, R> {
+  return { write: kind.write.nullable(), read: kind.read };
+}
+
+// ---- presence: required, optional, defaulted -----------------------------------------------
+
+/** Required on write (no default). On read it may be missing or null. */
+export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W, R>): Field<W, Lenient<R>> {
+  return { write: kind.write, read: kind.read.nullable().optional() };
+}
+
+/**
+ * A required reference: an id on write; on read it may be missing, but when present it must
+ * be an id (not null), since the mirror relates records through it.
+ */
+export function requiredRef(): Field<typeof idField, z.ZodOptional<typeof idField>> {
+  return { write: idField, read: idField.optional() };
+}
+
+/**
+ * Optional without a default: may be missing or `null` on write and on read. `null` is accepted
+ * on write even where the spec's type has no "or null", because the server sends nulls for
+ * unset values and a record read from it must survive an edit and a save.
+ */
+export function optional<W extends z.ZodType, R extends z.ZodType>(
+  kind: Kind<W, R>,
+): Field<z.ZodOptional<z.ZodNullable<W>>, Lenient<R>> {
+  return { write: kind.write.nullable().optional(), read: kind.read.nullable().optional() };
+}
+
+/**
+ * Optional with a documented default, filled in on write when the key is missing. A function
+ * default is called at each validation (the "current time" defaults). Read faces do not fill it.
+ */
+export function withDefault<W extends z.ZodType, R extends z.ZodType>(
+  kind: Kind<W, R>,
+  value: z.output<W> | (() => z.output<W>),
+): Field<z.ZodDefault<W>, Lenient<R>> {
+  const write = (kind.write as z.ZodType).default(value as never) as unknown as z.ZodDefault<W>;
+  return { write, read: kind.read.nullable().optional() };
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { tryToId, type Id } from '../ids/id.js';
+import { describeValue } from './describe-value.js';
+
+/**
+ * An id as the wire may carry it: a non-negative safe integer, a bigint, or a digit string
+ * (the strict JSON parser returns integers beyond 2^53 as exact digit strings, and customers
+ * carry `id_c` as a string). Outputs the canonical {@link Id}: digits, no leading zeros.
+ */
+export const idField = z
+  .custom<string | number | bigint>((value) => tryToId(value) !== undefined, {
+    error: (issue) => describeBadId(issue.input),
+  })
+  .transform((value) => tryToId(value) as Id);
+
+/** {@link idField} that may also be `null` (the key must be present). */
+export const nullableIdField = idField.nullable();
+
+/** {@link idField} that may be missing. */
+export const optionalIdField = idField.optional();
+
+/** {@link idField} that may be missing or `null` (an optional reference). */
+export const optionalNullableIdField = idField.nullable().optional();
+
+function describeBadId(value: unknown): string {
+  if (value === undefined) return 'required';
+  if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return `must be an id: the number ${value} is beyond 2^53 and its exact digits are lost (send it as a string)`;
+  }
+  return `must be an id (a non-negative integer, bigint or digit string), got ${describeValue(value)}`;
+}
