@@ -1,0 +1,84 @@
+import { h, replace } from '../shared/dom.js';
+import { customerName } from '../shared/format.js';
+import { isValidationError, type Mirror, type StoredRecord } from '../shared/library.js';
+
+/** The customer fields the form edits, with their labels. */
+export const CUSTOMER_FIELDS = [
+  ['firstname', 'First name'],
+  ['lastname', 'Last name'],
+  ['company', 'Company'],
+  ['email', 'E-mail'],
+  ['phone_number', 'Phone'],
+  ['city', 'City'],
+  ['note_internal', 'Note (staff only)'],
+] as const;
+
+type FieldName = (typeof CUSTOMER_FIELDS)[number][0];
+
+/** The values that differ between the form and the record it edits ('' and null count as empty). */
+export function changedFields(record: StoredRecord | undefined, values: Record<FieldName, string>): Record<string, string | null> {
+  const changes: Record<string, string | null> = {};
+  for (const [field] of CUSTOMER_FIELDS) {
+    const next = values[field].trim();
+    const before = typeof record?.[field] === 'string' ? (record[field] as string) : '';
+    if (next !== before) changes[field] = next === '' ? null : next;
+  }
+  return changes;
+}
+
+/**
+ * Creates or edits a customer with `mirror.save`: the record is written on this device at once
+ * (the list shows it straight away, online or not) and pushed when the network allows.
+ * Validation problems are shown under their fields; nothing is saved then.
+ */
+export function customerForm(el: HTMLElement, mirror: Mirror, record: StoredRecord | undefined, onDone: (id: string | undefined) => void): void {
+  const inputs = new Map<FieldName, HTMLInputElement>();
+  const errors = new Map<FieldName, HTMLElement>();
+  const general = h('div', { class: 'field-error' });
+  const fields = CUSTOMER_FIELDS.map(([name, label]) => {
+    const value = typeof record?.[name] === 'string' ? (record[name] as string) : '';
+    const input = h('input', { name, value, type: name === 'email' ? 'email' : 'text', 'data-test': `customer-${name}` });
+    const error = h('span', { class: 'field-error' });
+    inputs.set(name, input);
+    errors.set(name, error);
+    return h('label', { class: name === 'note_internal' ? 'wide' : undefined }, label, input, error);
+  });
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    for (const e of errors.values()) e.textContent = '';
+    general.textContent = '';
+    const values = Object.fromEntries([...inputs].map(([k, v]) => [k, v.value])) as Record<FieldName, string>;
+    const changes = changedFields(record, values);
+    if (record && Object.keys(changes).length === 0) return onDone(record.id);
+    try {
+      // The spec requires the `company` key on a customer, null allowed.
+      const id = record ? await mirror.save('customers', { id: record.id, ...changes }) : await mirror.save('customers', { company: null, ...changes });
+      onDone(id);
+    } catch (error) {
+      if (!isValidationError(error)) {
+        general.textContent = `Not saved: ${(error as Error).message}`;
+        return;
+      }
+      for (const issue of error.issues) {
+        const field = issue.path.find((p): p is FieldName => typeof p === 'string' && errors.has(p as FieldName));
+        if (field) errors.get(field)!.textContent = issue.message;
+        else general.textContent = issue.message;
+      }
+    }
+  };
+
+  replace(
+    el,
+    h('form', { class: 'customer-form', 'data-test': 'customer-form', onsubmit: save, novalidate: true },
+      h('div', { class: 'card-head' },
+        h('h2', null, record ? `Edit ${customerName(record)}` : 'New customer'),
+        record && h('span', { class: 'muted small num' }, `No. ${record.id}`)),
+      h('div', { class: 'form-grid card-body' }, fields),
+      h('div', { class: 'card-body' }, general),
+      h('div', { class: 'actions card-body' },
+        h('button', { class: 'primary', type: 'submit', 'data-test': 'customer-save' }, record ? 'Save changes' : 'Add customer'),
+        h('button', { type: 'button', onclick: () => onDone(undefined) }, 'Cancel'))),
+  );
+  inputs.get('firstname')?.focus();
+}

@@ -1,0 +1,120 @@
+import { Dexie } from 'dexie';
+import { badge, h, replace } from '../shared/dom.js';
+import { money, paymentLabel, when } from '../shared/format.js';
+import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+
+/** Orders shown per register. */
+const ORDERS_PER_REGISTER = 8;
+/** An order this recent is highlighted as just sold (ms). */
+const FRESH_MS = 15_000;
+
+/** One register's card: its latest orders and today's takings. */
+export interface RegisterSales {
+  register: StoredRecord;
+  shop: StoredRecord | undefined;
+  orders: StoredRecord[];
+  todayCount: number;
+  todayTotal: number;
+}
+
+/** The amount an order was paid, tax included (money x 1000). */
+export function orderTotal(order: StoredRecord): number {
+  const paid = order.total_paid_tax_incl;
+  return typeof paid === 'number' ? paid : typeof order.total_paid_real === 'number' ? order.total_paid_real : 0;
+}
+
+/** Reads every register's latest orders and today's takings from the local database. */
+export async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterSales[]> {
+  const db = mirror.db;
+  const [registers, shops] = await Promise.all([db.cash_registers.toArray(), db.shops.toArray()]);
+  const startOfDay = new Date(now);
+  startOfDay.setHours(0, 0, 0, 0);
+  const live = registers.filter((r) => isLive(r)).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  return Promise.all(
+    live.map(async (register) => {
+      const [orders, today] = await Promise.all([
+        mirror.query.ordersOfRegister(register.id, { limit: ORDERS_PER_REGISTER }),
+        db.orders
+          .where('[id_cash_register+date_created]')
+          .between([register.id, startOfDay.getTime()], [register.id, Dexie.maxKey])
+          .filter((o) => isLive(o) && !o.date_canceled)
+          .toArray(),
+      ]);
+      return {
+        register,
+        shop: shops.find((s) => s.id === register.id_shop),
+        orders,
+        todayCount: today.length,
+        todayTotal: today.reduce((sum, o) => sum + orderTotal(o), 0),
+      };
+    }),
+  );
+}
+
+/**
+ * The live overview of sales: one card per register with its latest orders, updating as the
+ * registers sell (the syncing tab polls `orders/latest` for each register; every tab re-renders
+ * through a live query).
+ */
+export function salesView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
+  const summary = h('div', { class: 'sales-summary' });
+  const grid = h('div', { class: 'register-grid', 'data-test': 'registers' });
+  replace(el, summary, grid);
+
+  const render = (rows: RegisterSales[]) => {
+    const now = Date.now();
+    if (rows.length === 0) {
+      replace(summary);
+      replace(grid, h('div', { class: 'card empty' }, 'No registers yet. They appear after the first sync.'));
+      return;
+    }
+    const currency = rows.find((r) => typeof r.shop?.currency === 'string')?.shop?.currency as string | undefined;
+    const total = rows.reduce((s, r) => s + r.todayTotal, 0);
+    const count = rows.reduce((s, r) => s + r.todayCount, 0);
+    replace(
+      summary,
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Takings today'), h('strong', { class: 'money', 'data-test': 'takings-today' }, money(total, currency, locale))),
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num' }, count.toLocaleString(locale))),
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Registers'), h('strong', { class: 'num' }, String(rows.length))),
+    );
+    replace(grid, rows.map((row) => registerCard(row, now, locale)));
+  };
+
+  const sub = mirror
+    .live(() => loadRegisterSales(mirror, Date.now()))
+    .subscribe({ next: render, error: (e: unknown) => replace(grid, h('div', { class: 'card empty' }, `Could not read the sales: ${String(e)}`)) });
+  return () => sub.unsubscribe();
+}
+
+function registerCard(row: RegisterSales, now: number, locale: string | undefined): HTMLElement {
+  const currencyOf = (o: StoredRecord) => (typeof o.currency === 'string' ? o.currency : (row.shop?.currency as string | undefined));
+  const place = [row.shop?.name, row.register.location_name].filter((p) => typeof p === 'string' && p).join(' · ');
+  return h(
+    'article',
+    { class: 'card register', 'data-test': 'register', 'data-register-id': row.register.id },
+    h('div', { class: 'card-head' },
+      h('div', null, h('h3', null, String(row.register.name ?? 'Register')), h('div', { class: 'muted small' }, place)),
+      h('div', { class: 'register-today' },
+        h('span', { class: 'money' }, money(row.todayTotal, row.shop?.currency as string | undefined, locale)),
+        h('span', { class: 'muted small' }, `${row.todayCount} sale${row.todayCount === 1 ? '' : 's'} today`))),
+    row.orders.length === 0
+      ? h('div', { class: 'empty' }, 'No sales yet')
+      : h('table', { class: 'orders' },
+          h('thead', null, h('tr', null, h('th', null, 'Time'), h('th', null, 'Receipt'), h('th', null, 'Payment'), h('th', { class: 'right' }, 'Total'))),
+          h('tbody', null,
+            row.orders.map((o) => {
+              const created = typeof o.date_created === 'number' ? o.date_created : 0;
+              return h('tr', { class: now - created < FRESH_MS ? 'fresh' : undefined, 'data-test': 'order', 'data-order-id': o.id },
+                h('td', { class: 'num' }, when(o.date_created, now, locale)),
+                h('td', null, receiptLabel(o)),
+                h('td', null, o.date_canceled ? badge('Canceled', 'bad') : paymentLabel(o.id_payment)),
+                h('td', { class: 'right money', 'data-test': 'order-total' }, money(orderTotal(o), currencyOf(o), locale)));
+            }))),
+  );
+}
+
+function receiptLabel(order: StoredRecord): string {
+  if (typeof order.order_serial_number === 'number') return `#${order.order_serial_number}`;
+  if (typeof order.short_code === 'string' && order.short_code) return order.short_code;
+  return `…${order.id.slice(-6)}`;
+}

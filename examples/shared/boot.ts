@@ -1,0 +1,102 @@
+import { renderConnectForm } from './connect-form.js';
+import {
+  baseUrlFromQuery,
+  fetchServedConfig,
+  rememberConnection,
+  rememberedConnection,
+  type Connection,
+  type ConnectionWithToken,
+} from './connection.js';
+import { replace } from './dom.js';
+import { createMirror, type CollectionName, type Mirror } from './library.js';
+import { createTokenGate, type GatedClient } from './token-gate.js';
+
+/** A started example app: its mirror, the client behind it, and where it connects. */
+export interface BootedApp {
+  mirror: Mirror;
+  client: GatedClient;
+  connection: Connection;
+}
+
+/** Options of {@link bootMirror}. */
+export interface BootOptions {
+  /** Where the connect form goes when one is needed. */
+  connectEl: HTMLElement;
+  /** Identification of the app, sent as User-Agent (spec: Conventions 7). */
+  userAgent: string;
+  /** Collections this app mirrors. @default all */
+  collections?: CollectionName[];
+  /** Delay between delta syncs (ms). */
+  pollIntervalMs: number;
+}
+
+/**
+ * Opens the app's mirror, then connects it when a token is known.
+ *
+ * 1. The connection comes from `?base=`, else the dev server's `config.json`, else the one
+ *    remembered on this device, else a form.
+ * 2. The mirror opens at once, so local data shows and offline edits work before (and without)
+ *    any network.
+ * 3. Syncing starts once the token is known: from `config.json`, or typed into the form. After a
+ *    reload without network the token is gone (it is kept in memory only); the app keeps asking
+ *    `config.json` while online, and shows the form, until it has one.
+ */
+export async function bootMirror(options: BootOptions): Promise<BootedApp> {
+  const queryBase = baseUrlFromQuery();
+  const served = await fetchServedConfig();
+  let connection: Connection | undefined =
+    queryBase !== undefined ? { baseUrl: queryBase, tenant: undefined } : served ?? rememberedConnection();
+  let token = served && connection && served.baseUrl === connection.baseUrl ? served.token : undefined;
+
+  if (!connection) {
+    const typed = await askForConnection(options.connectEl, undefined, 'Connect to your point-of-sale cloud.');
+    connection = { baseUrl: typed.baseUrl, tenant: undefined };
+    token = typed.token;
+  }
+  rememberConnection(connection);
+
+  const client = createTokenGate({ baseUrl: connection.baseUrl, userAgent: options.userAgent });
+  const mirror = createMirror({
+    client,
+    baseUrl: connection.baseUrl,
+    ...(connection.tenant !== undefined ? { tenant: connection.tenant } : {}),
+    ...(options.collections ? { collections: options.collections } : {}),
+    pollIntervalMs: options.pollIntervalMs,
+  });
+
+  const connect = async (value: string) => {
+    if (client.hasToken) return;
+    mirror.setToken(value);
+    replace(options.connectEl);
+    await mirror.start();
+  };
+
+  if (token !== undefined) {
+    await connect(token);
+  } else {
+    const base = connection.baseUrl;
+    renderConnectForm(options.connectEl, {
+      baseUrl: base,
+      reason: 'Showing the data on this device. Enter the API token to sync again.',
+      onConnect: (_url, value) => void connect(value),
+    });
+    // The dev servers hand out the token; ask them again whenever the network may be back.
+    const retry = async () => {
+      if (client.hasToken || !navigator.onLine) return;
+      const again = await fetchServedConfig();
+      if (again && again.baseUrl === base && !client.hasToken) await connect(again.token);
+    };
+    window.addEventListener('online', () => void retry());
+    const timer = setInterval(() => {
+      if (client.hasToken) clearInterval(timer);
+      else void retry();
+    }, 3_000);
+  }
+  return { mirror, client, connection };
+}
+
+function askForConnection(el: HTMLElement, baseUrl: string | undefined, reason: string): Promise<ConnectionWithToken> {
+  return new Promise((resolve) => {
+    renderConnectForm(el, { baseUrl, reason, onConnect: (url, token) => resolve({ baseUrl: url, token, tenant: undefined }) });
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Where an example app finds its service: base URL and token.
+ *
+ * - The dev servers of the examples (`npm start`, `npm run example:inventory`) serve
+ *   `config.json` with the simulator's base URL, token and a run id (`tenant`), so the app
+ *   connects by itself.
+ * - Otherwise the app asks for them in a form; `?base=<url>` in the address pre-fills the URL.
+ *
+ * The token lives in memory only: it is never written to localStorage, IndexedDB or a cache.
+ * The base URL and tenant (not secret) are remembered, so that a reload with no network opens
+ * the same local database and shows its data; syncing resumes once a token is known again.
+ */
+export interface Connection {
+  /** Absolute base URL of the service (`{base_url}`). */
+  baseUrl: string;
+  /** Keeps the data of different accounts or simulator runs in different databases. */
+  tenant: string | undefined;
+}
+
+/** A connection with its token, as `config.json` or the form gives it. */
+export interface ConnectionWithToken extends Connection {
+  token: string;
+}
+
+const STORAGE_KEY = 'pos-cloud-mirror-example:connection';
+
+/** Reads the dev server's `config.json`; undefined when there is none or the network is down. */
+export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWithToken | undefined> {
+  try {
+    const response = await fetch(new URL('config.json', document.baseURI), {
+      cache: 'no-store',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { baseUrl?: unknown; token?: unknown; tenant?: unknown };
+    if (typeof body.baseUrl !== 'string' || typeof body.token !== 'string') return undefined;
+    return {
+      baseUrl: new URL(body.baseUrl, location.href).href.replace(/\/+$/, ''),
+      token: body.token,
+      tenant: typeof body.tenant === 'string' ? body.tenant : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The connection used last time on this device (no token), if any. */
+export function rememberedConnection(): Connection | undefined {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    if (!raw) return undefined;
+    const value = JSON.parse(raw) as { baseUrl?: unknown; tenant?: unknown };
+    if (typeof value.baseUrl !== 'string') return undefined;
+    return { baseUrl: value.baseUrl, tenant: typeof value.tenant === 'string' ? value.tenant : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers base URL and tenant for the next start. The token is deliberately left out. */
+export function rememberConnection(connection: Connection): void {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: connection.baseUrl, tenant: connection.tenant }));
+}
+
+/** The base URL given as `?base=` in the page address, if any. */
+export function baseUrlFromQuery(): string | undefined {
+  const base = new URLSearchParams(location.search).get('base');
+  return base ? new URL(base, location.href).href.replace(/\/+$/, '') : undefined;
+}

@@ -1,0 +1,91 @@
+import { formatMoney } from './library.js';
+
+/** Currency shown when neither a record nor its shop names one. */
+export const FALLBACK_CURRENCY = 'CZK';
+
+/**
+ * A money value of the service (an integer, the amount x 1000: spec convention 2) formatted
+ * with Intl for `locale`. Empty text for a missing value; `currency` falls back to
+ * {@link FALLBACK_CURRENCY} when null.
+ */
+export function money(value: unknown, currency: string | null | undefined, locale?: string): string {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) return '';
+  return formatMoney(value, currency && currency.length === 3 ? currency : FALLBACK_CURRENCY, locale);
+}
+
+const decimalFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A plain decimal amount (the price-matrix fields `unit_price_base_tax_*`, which the spec keeps
+ * as decimals, not x 1000) formatted as money.
+ */
+export function decimalMoney(value: unknown, currency: string | null | undefined, locale?: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  const code = currency && currency.length === 3 ? currency : FALLBACK_CURRENCY;
+  const key = `${locale ?? ''}|${code}`;
+  let formatter = decimalFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
+    decimalFormatters.set(key, formatter);
+  }
+  return formatter.format(value);
+}
+
+/** The price a shop shows for a product: tax included when the row has it, else the regular price. */
+export function priceLabel(row: Record<string, unknown> | undefined, locale?: string): { amount: string; note: string } {
+  if (!row) return { amount: '', note: 'no price' };
+  const currency = typeof row.currency === 'string' ? row.currency : null;
+  if (typeof row.unit_price_base_tax_incl === 'number') {
+    return { amount: decimalMoney(row.unit_price_base_tax_incl, currency, locale), note: 'incl. VAT' };
+  }
+  if (typeof row.unit_price_regular_tax_excl === 'number') {
+    return { amount: money(row.unit_price_regular_tax_excl, currency, locale), note: 'excl. VAT' };
+  }
+  return { amount: '', note: 'no price' };
+}
+
+/** Time of day of a service time (ms): `14:05:09`. */
+export function timeOfDay(ms: unknown, locale?: string): string {
+  if (typeof ms !== 'number') return '';
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(ms);
+}
+
+/** Date and time of a service time (ms), short: `22 Nov, 14:05`. */
+export function dateTime(ms: unknown, locale?: string): string {
+  if (typeof ms !== 'number') return '';
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(ms);
+}
+
+/** Time of the day for today's times, date and time for older ones. */
+export function when(ms: unknown, now: number, locale?: string): string {
+  if (typeof ms !== 'number') return '';
+  return new Date(ms).toDateString() === new Date(now).toDateString() ? timeOfDay(ms, locale) : dateTime(ms, locale);
+}
+
+/** How long ago, in words: `12 seconds ago`, `3 minutes ago`, `never`. */
+export function ago(ms: number | undefined, now: number, locale?: string): string {
+  if (ms === undefined) return 'never';
+  const seconds = Math.round((ms - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (Math.abs(seconds) < 60) return rtf.format(seconds, 'second');
+  const minutes = Math.round(seconds / 60);
+  if (Math.abs(minutes) < 60) return rtf.format(minutes, 'minute');
+  return rtf.format(Math.round(minutes / 60), 'hour');
+}
+
+/** Payment forms the spec names by `id_payment` (Endpoints, rule 7). */
+const PAYMENTS: Record<number, string> = { 221: 'Cash', 222: 'Card', 238: 'Terminal' };
+
+/** A label for an order's `id_payment`. */
+export function paymentLabel(idPayment: unknown): string {
+  if (typeof idPayment !== 'number' || idPayment === 0) return '—';
+  return PAYMENTS[idPayment] ?? `Code ${idPayment}`;
+}
+
+/** A person's or company's display name from a customer record. */
+export function customerName(c: Record<string, unknown>): string {
+  const person = [c.firstname, c.lastname].filter((p) => typeof p === 'string' && p.trim() !== '').join(' ');
+  if (person) return person;
+  if (typeof c.company === 'string' && c.company.trim() !== '') return c.company;
+  return typeof c.email === 'string' && c.email ? c.email : `Customer ${String(c.id)}`;
+}

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import type { UserConfig } from 'vite';
+
+/**
+ * The Vite config of an example web app in `root`: relative asset URLs (the app works under any
+ * path), its `public/` folder, and the shared service worker built as `sw.js` beside
+ * `index.html` so that its scope covers the whole app.
+ */
+export function exampleConfig(root: string): UserConfig {
+  return {
+    root,
+    base: './',
+    configFile: false,
+    publicDir: resolve(root, 'public'),
+    logLevel: 'warn',
+    build: {
+      outDir: resolve(root, 'dist'),
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: true,
+      rolldownOptions: {
+        input: { index: resolve(root, 'index.html'), sw: resolve(root, '../shared/service-worker.ts') },
+        output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+      },
+    },
+  };
+}
