@@ -1,0 +1,54 @@
+/**
+ * The first half of a write: check one POST body (or register edit) against the collection's
+ * write schema without touching the store, so that a batch can be all-or-nothing.
+ */
+import { isValidationError, type ValidationIssue } from '../../errors/index.js';
+import { tryToId, type Id } from '../../ids/id.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { validateWrite } from '../../schema/index.js';
+import { normalizeIdFields, type SimRecord } from '../record.js';
+
+/** A body that passed validation: its fields and the id it names (undefined: create with a new id). */
+export interface PreparedWrite {
+  collection: CollectionName;
+  id: Id | undefined;
+  fields: SimRecord;
+}
+
+/** The outcome of preparing one body: ready to commit, or the issues that reject it. */
+export type PrepareResult = { ok: true; write: PreparedWrite } | { ok: false; issues: ValidationIssue[] };
+
+const MAX_ID = (1n << 64n) - 1n;
+
+/**
+ * Validates one body for `collection` as the service would: an object, carrying `_t` equal to the
+ * table name (spec: "A POST body for a resource carries `_t`"), a usable `id` when one is given
+ * (missing or 0 means create), and every field rule of the write schema.
+ */
+export function prepareWrite(collection: CollectionName, body: unknown, now: number): PrepareResult {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, issues: [{ path: [], message: `expected a record object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}` }] };
+  }
+  const input = body as SimRecord;
+  const issues: ValidationIssue[] = [];
+  if (input._t === undefined) issues.push({ path: ['_t'], message: `required: a POST body carries _t "${collection}"` });
+  let id: Id | undefined;
+  if (input.id !== undefined && input.id !== null) {
+    const parsed = tryToId(input.id);
+    if (parsed === undefined || BigInt(parsed) > MAX_ID) issues.push({ path: ['id'], message: `not an id: ${JSON.stringify(String(input.id)).slice(0, 40)}` });
+    else if (parsed !== '0') id = parsed;
+  }
+  let fields: SimRecord | undefined;
+  try {
+    fields = normalizeIdFields(validateWrite(collection, input, { now }) as SimRecord);
+  } catch (error) {
+    if (!isValidationError(error)) throw error;
+    for (const issue of error.issues) if (!issues.some((i) => samePath(i.path, issue.path))) issues.push(issue);
+  }
+  if (issues.length > 0 || fields === undefined) return { ok: false, issues };
+  return { ok: true, write: { collection, id, fields } };
+}
+
+function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.length === b.length && a.every((part, i) => part === b[i]);
+}

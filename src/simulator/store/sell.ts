@@ -1,0 +1,165 @@
+/**
+ * A sale as a register closes it: one order with its items, a payment (transaction) and a stock
+ * movement per item out of the shop's warehouse, all in the register's open shift, each record
+ * written (validated, stamped) in that order. Prices come from each product's current price row.
+ */
+import { ValidationError } from '../../errors/index.js';
+import type { Id } from '../../ids/id.js';
+import type { SimRecord } from '../record.js';
+import { PAYMENT_CODES } from '../tenant/sales.js';
+import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
+import type { SimStore } from './sim-store.js';
+
+/** What to sell; everything is chosen at random (seeded) when left out. */
+export interface SellOptions {
+  /** Register that sells; a random visible one by default. */
+  idCashRegister?: Id;
+  /** Customer; by default 40 % of sales have a random one, the rest none. */
+  idCustomer?: Id;
+  /** Number of items (1..50); 1 to 4 by default. */
+  items?: number;
+  /** Payment form: 221 cash, 222 card, 238 terminal provider. */
+  idPayment?: number;
+}
+
+/** The records a sale wrote. */
+export interface Sale {
+  order: SimRecord;
+  details: SimRecord[];
+  transaction: SimRecord;
+  stockHistory: SimRecord[];
+}
+
+/** Performs a sale on the store. */
+export function sell(store: SimStore, opts: SellOptions = {}): Sale {
+  const rng = store.rng;
+  const register = opts.idCashRegister !== undefined ? store.require('cash_registers', opts.idCashRegister) : pickLive(store, 'cash_registers');
+  const registerId = register.id as Id;
+  const shopId = String(register.id_shop ?? '0');
+  const shop = store.collection('shops').get(shopId);
+  const currency = typeof shop?.currency === 'string' && shop.currency.length === 3 ? shop.currency : 'CZK';
+  const shift = openShift(store, registerId, shopId);
+  const employeeId = String(shift.id_employee ?? pickLive(store, 'employees').id);
+  const warehouseId = store.warehouseOfShop(shopId) ?? store.collection('warehouses').idAt(0);
+  const customerId = opts.idCustomer ?? (rng.chance(0.4) ? String(pickLive(store, 'customers', true)?.id ?? '0') : '0');
+  const idPayment = opts.idPayment ?? (rng.chance(0.4) ? PAYMENT_CODES[0] : rng.chance(0.9) ? PAYMENT_CODES[1] : PAYMENT_CODES[2]);
+  const count = opts.items ?? rng.int(1, 4);
+  if (!Number.isInteger(count) || count < 1 || count > 50) {
+    throw new ValidationError(`sell: items must be a whole number 1..50, got ${count}`, { issues: [{ path: ['items'], message: 'must be a whole number 1..50' }] });
+  }
+  const now = store.now();
+
+  const lines = Array.from({ length: count }, () => {
+    const product = pickLive(store, 'products');
+    const row = store.prices.currentRow(product.id as Id, now);
+    const price = row && typeof row.unit_price_base_tax_incl === 'number' ? Math.round(row.unit_price_base_tax_incl * 1000) : 50_000;
+    const tax = typeof product.tax_pst_rate === 'number' && product.tax_pst_rate > 0 ? product.tax_pst_rate : 1.21;
+    const quantity = product.unit === 1 ? 0.25 * rng.int(1, 8) : rng.chance(0.85) ? 1 : 2;
+    const line = Math.round(price * quantity);
+    return { product, price, tax, quantity, line, excl: Math.round(line / tax) };
+  });
+  const total = lines.reduce((sum, l) => sum + l.line, 0);
+  const excl = lines.reduce((sum, l) => sum + l.excl, 0);
+  const refs = { id_shop: shopId, id_cash_register: registerId, id_shift: shift.id, id_employee: employeeId };
+
+  const order = store.write('orders', {
+    _t: 'orders',
+    ...refs,
+    id_employee_served: employeeId,
+    id_park_location: '0',
+    id_customer: customerId,
+    currency,
+    total_paid_real: total,
+    total_paid_tax_incl: total,
+    total_paid_tax_excl: excl,
+    total_products: excl,
+    total_tax_pst: total - excl,
+    id_payment: idPayment,
+    date_closed: now,
+    date_paid: now,
+    summary: count === 1 ? '1 položka' : `${count} položek`,
+  });
+  const details = lines.map((l, j) =>
+    store.write('order_details', {
+      _t: 'order_details',
+      id_order: order.id,
+      ...refs,
+      id_product: l.product.id,
+      id_category: l.product.id_category ?? '0',
+      id_warehouse: warehouseId,
+      id_customer: customerId,
+      currency,
+      id_payment: idPayment,
+      product_name: typeof l.product.name === 'string' ? l.product.name : 'Unknown',
+      product_price_original_tax_excl: Math.round(l.price / l.tax),
+      product_price_billed_tax_excl: Math.round(l.price / l.tax),
+      product_price_billed_tax_incl: l.price,
+      total_tax_pst: l.line - l.excl,
+      product_quantity: l.quantity,
+      tax_pst_rate: l.tax,
+      order_number: j + 1,
+      date_paid: now,
+      product_barcode: l.product.barcode ?? null,
+      product_ean13: l.product.ean13 ?? null,
+    }),
+  );
+  const transaction = store.write('transactions', {
+    _t: 'transactions',
+    transaction_type: 1,
+    payment_type: PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]) >= 0 ? PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]) : 0,
+    ...refs,
+    id_customer: customerId,
+    id_order: order.id,
+    total_amount: total,
+  });
+  const stockHistory = lines.map((l) =>
+    store.write('stock_history', {
+      _t: 'stock_history',
+      id_employee: employeeId,
+      id_shop: shopId,
+      id_warehouse: warehouseId,
+      id_record: l.product.id,
+      id_cash_register: registerId,
+      id_order: order.id,
+      stock_type: 1,
+      stock_history_type: STOCK_HISTORY_TYPES.sale,
+      quanity: -l.quantity,
+      date_stocked: now,
+      product_purchase_unit_price_tax_excl: Math.round((l.price * 0.45) / l.tax),
+    }),
+  );
+  return { order, details, transaction, stockHistory };
+}
+
+/** A random record that is not deleted (and, where the field exists, visible). */
+function pickLive(store: SimStore, table: 'cash_registers' | 'employees' | 'products', optional?: false): SimRecord;
+function pickLive(store: SimStore, table: 'customers', optional: true): SimRecord | undefined;
+function pickLive(store: SimStore, table: 'cash_registers' | 'employees' | 'products' | 'customers', optional = false): SimRecord | undefined {
+  const records = store.collection(table);
+  for (let attempt = 0; attempt < 64 && records.count > 0; attempt++) {
+    const record = records.recordAt(store.rng.int(0, records.count - 1));
+    if (record._d === 0 && record.visible !== false) return record;
+  }
+  if (optional) return undefined;
+  throw new ValidationError(`sell: no live ${table} record to use`, { issues: [{ path: [table], message: 'no record that is neither deleted nor hidden' }] });
+}
+
+/** The register's open shift, opening one (written like any record) when it has none. */
+function openShift(store: SimStore, registerId: Id, shopId: Id): SimRecord {
+  const known = store.openShiftOf(registerId);
+  const shift = known === undefined ? undefined : store.collection('shifts').get(known);
+  if (shift && shift._d === 0 && (shift.date_closed === null || shift.date_closed === undefined)) return shift;
+  const opened = store.write('shifts', {
+    _t: 'shifts',
+    id_cash_register: registerId,
+    id_shop: shopId,
+    id_employee: pickLive(store, 'employees').id,
+    date_opened: store.now(),
+    date_closed: null,
+    cash_start: 5_000_000,
+    cash_end: null,
+    note: null,
+  });
+  store.setOpenShift(registerId, opened.id as Id);
+  return opened;
+}

@@ -1,0 +1,252 @@
+/**
+ * Products and their price matrix rows. Most products exist from the first day (the initial
+ * import), the rest arrive over the years; some were deleted (`_d` set, `visible` false). Each
+ * product's price rows form consecutive validity windows: a row expires when the next starts, the
+ * last one is current. Sales look prices up here so order items bill what the matrix said.
+ */
+import type { SimRecord } from '../record.js';
+import type { Rng } from '../rng.js';
+import type { Categories } from './categories.js';
+import type { TenantContext } from './tenant-context.js';
+import { TableData, commonFields } from './table-data.js';
+import { DAY, countBefore, spreadTimes, strictlyIncreasing } from './timeline.js';
+import { GENERIC_PRODUCTS, PRODUCTS_BY_CATEGORY, ean13 } from './words.js';
+
+/** Generated products and prices, and the lookups sales need. */
+export interface Catalog {
+  products: TableData;
+  product_price_matrix: TableData;
+  /** Category index of product p. */
+  categoryOf: Int32Array;
+  /** Tax multiplier of product p (1.21 means 21 % VAT). */
+  taxRateOf: Float64Array;
+  /** Unit of product p (0 pieces, 1 kg, 2 litres). */
+  unitOf: Uint8Array;
+  /** Product p's record (generated version). */
+  product(p: number): SimRecord;
+  /** Price (tax incl., x1000) of product p valid at time t. */
+  priceAt(p: number, t: number): number;
+  /** A random product that exists and is not deleted at time t. */
+  productAt(t: number, rng: Rng): number;
+  /** Product index of price row m. */
+  productOfRow: Int32Array;
+}
+
+const VARIANTS = ['malé', 'velké', 's sebou', 'bio', 'bez laktózy', 'dvojité', 'XL', 'sezónní'] as const;
+
+/** Generates products and their price matrix rows. */
+export function generateCatalog(ctx: TenantContext, categories: Categories): Catalog {
+  const { counts, idC } = ctx;
+  const P = counts.products;
+  const initial = Math.round(P * 0.6);
+  const times = new Float64Array(P);
+  times.set(spreadTimes(initial, ctx.from + 6 * 3_600_000, ctx.from + DAY, ctx.rng('products.times.initial')));
+  times.set(spreadTimes(P - initial, ctx.from + DAY, ctx.to - DAY, ctx.rng('products.times')), initial);
+  strictlyIncreasing(times);
+  const products = new TableData('products', times, ctx.rng('products.ids'));
+
+  const categoryOf = new Int32Array(P);
+  const taxRateOf = new Float64Array(P);
+  const unitOf = new Uint8Array(P);
+  const basePrice = new Int32Array(P);
+  const deletedAt = new Float64Array(P);
+  const nameUses = new Map<string, number>();
+  const leaves = categories.leaves.length > 0 ? categories.leaves : [0];
+  const records = products.eager((p) => {
+    const rng = ctx.rng('products', p);
+    const created = times[p] as number;
+    const k = rng.pick(leaves);
+    categoryOf[p] = k;
+    const pool = namesFor(categories, k);
+    const base = rng.pick(pool);
+    const used = nameUses.get(base) ?? 0;
+    nameUses.set(base, used + 1);
+    const name = used === 0 ? base : used <= VARIANTS.length ? `${base} ${VARIANTS[used - 1] as string}` : `${base} #${used}`;
+    const goods = pool === PRODUCTS_BY_CATEGORY['Káva zrnková'] || pool === PRODUCTS_BY_CATEGORY.Hrnky || pool === PRODUCTS_BY_CATEGORY.Čokoláda;
+    const unit = name.includes('kg') || (!goods && rng.chance(0.03)) ? 1 : 0;
+    unitOf[p] = unit;
+    const tax = goods || rng.chance(0.6) ? 1.21 : 1.12;
+    taxRateOf[p] = tax;
+    basePrice[p] = rng.int(goods ? 149 : 29, goods ? 899 : 289) * 1000 - (rng.chance(0.5) ? 100 : 0);
+    // Product 0 is never deleted, so a sale always finds something to sell.
+    const deleted = p > 0 && rng.chance(0.03) ? rng.int(created + 1, Math.max(created + 1, ctx.to)) : 0;
+    deletedAt[p] = deleted;
+    const edited = rng.chance(0.3) ? rng.int(created, Math.max(created, ctx.to)) : created;
+    const version = Math.max(edited, deleted);
+    products.versions[p] = version;
+    const barcode = goods || rng.chance(0.3) ? ean13(rng) : null;
+    return {
+      ...commonFields(products, p, idC, deleted),
+      name,
+      date_updated: version,
+      quantity_multiple: 1,
+      quantity_minimal: 1,
+      additional_shipping_cost: 0,
+      inventory_management: goods || rng.chance(0.4),
+      visible: deleted === 0,
+      color: rng.pick([0, 0xffc107, 0x8bc34a, 0x03a9f4]),
+      item_type: goods ? 1 : 0,
+      warranty_length: goods ? 24 : 0,
+      condition_type: 0,
+      icon_code: rng.int(0, 60),
+      warranty_type: 0,
+      unit,
+      sale_group_type: 0,
+      attributes_bitmask: rng.chance(0.2) ? rng.int(1, 15) : 0,
+      inventory_type: goods ? 1 : 0,
+      id_category: categories.table.id(k),
+      id_exec_rule: '0',
+      node_sort: p,
+      id_shop: '0',
+      id_tax_rules_group: tax > 1.2 ? '0' : null,
+      id_global_product_code: null,
+      tax_luxury: 1,
+      tax_eco: 1,
+      tax_pst_rate: tax,
+      accounting_group: 600000,
+      image_dimension: null,
+      height: goods ? rng.int(5, 30) : null,
+      weight: goods ? rng.int(100, 1500) : null,
+      depth: null,
+      width: null,
+      notes_quick: null,
+      ean13: barcode,
+      name_alternative: rng.chance(0.2) ? name.toUpperCase() : null,
+      sku: goods ? `SKU-${String(p).padStart(5, '0')}` : null,
+      barcode,
+      image_url: rng.chance(0.2) ? `https://cdn.example.cz/img/${p}.jpg` : null,
+      upc: null,
+      details_url: null,
+      tags: rng.chance(0.1) ? 'novinka' : null,
+      description_short: rng.chance(0.3) ? `${name} – oblíbená položka.` : null,
+      internal_extra: null,
+    };
+  });
+
+  const rows = planPriceRows(ctx, times, basePrice);
+  const ppm = new TableData('product_price_matrix', rows.times, ctx.rng('product_price_matrix.ids'));
+  ppm.eager((m) => {
+    const p = rows.product[m] as number;
+    const price = rows.price[m] as number;
+    const tax = taxRateOf[p] as number;
+    const excl = Math.round(price / tax);
+    const rng = ctx.rng('product_price_matrix', m);
+    const next = rows.next[m] as number;
+    return {
+      ...commonFields(ppm, m, idC),
+      id_product: products.id(p),
+      date_starts: rows.times[m] as number,
+      currency: 'CZK',
+      unit_price_base_tax_excl: Math.round(price / tax / 10) / 100,
+      unit_price_base_tax_incl: price / 1000,
+      unit_price_regular_tax_excl: excl,
+      reduction_amount_a_tax_excl: 0,
+      unit_price_a_tax_excl: excl,
+      unit_price_b_tax_excl: rng.chance(0.5) ? Math.round(excl * 0.95) : null,
+      unit_price_c_tax_excl: rng.chance(0.2) ? Math.round(excl * 0.9) : null,
+      points_deduct: 0,
+      credits_deduct: 0,
+      hour_bitmask: 0,
+      price_bitmask: 0,
+      dow_bitmask: 0,
+      id_exec_rule: '0',
+      id_shop: '0',
+      id_warehouse: '0',
+      date_expires: next < 0 ? null : (rows.times[next] as number),
+    };
+  });
+
+  return {
+    products,
+    product_price_matrix: ppm,
+    categoryOf,
+    taxRateOf,
+    unitOf,
+    product: (p) => records[p] as SimRecord,
+    productOfRow: rows.product,
+    priceAt(p, t) {
+      let price = basePrice[p] as number;
+      const end = rows.rowStart[p + 1] as number;
+      for (let j = rows.rowStart[p] as number; j < end; j++) {
+        const m = rows.byProduct[j] as number;
+        if ((rows.times[m] as number) <= t || j === rows.rowStart[p]) price = rows.price[m] as number;
+      }
+      return price;
+    },
+    productAt(t, rng) {
+      const n = Math.max(1, countBefore(times, t));
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const p = rng.int(0, n - 1);
+        const gone = deletedAt[p] as number;
+        if (gone === 0 || gone > t) return p;
+      }
+      return 0;
+    },
+  };
+}
+
+function namesFor(categories: Categories, k: number): readonly string[] {
+  for (let c = k; c >= 0; c = categories.parent[c] as number) {
+    const pool = PRODUCTS_BY_CATEGORY[categories.name(c)];
+    if (pool) return pool;
+  }
+  return GENERIC_PRODUCTS;
+}
+
+interface PriceRows {
+  times: Float64Array;
+  product: Int32Array;
+  price: Int32Array;
+  /** Next row of the same product (its start is this row's expiry), or -1. */
+  next: Int32Array;
+  /** Rows of product p are byProduct[rowStart[p] .. rowStart[p+1]), oldest first. */
+  rowStart: Int32Array;
+  byProduct: Int32Array;
+}
+
+/** Spreads the rows over products (each at least one while rows last) and orders them by time. */
+function planPriceRows(ctx: TenantContext, productTimes: Float64Array, basePrice: Int32Array): PriceRows {
+  const P = productTimes.length;
+  const M = ctx.counts.product_price_matrix;
+  const rng = ctx.rng('product_price_matrix.plan');
+  const perProduct = new Int32Array(P);
+  if (M >= P) {
+    perProduct.fill(1);
+    for (let extra = M - P; extra > 0; extra--) {
+      const p = rng.int(0, P - 1);
+      perProduct[p] = (perProduct[p] as number) + 1;
+    }
+  } else {
+    for (let m = 0; m < M; m++) perProduct[Math.floor((m * P) / M)] = 1;
+  }
+  const draft: { t: number; p: number; seq: number }[] = [];
+  for (let p = 0; p < P; p++) {
+    const n = perProduct[p] as number;
+    if (n === 0) continue;
+    const created = productTimes[p] as number;
+    const changes = n > 1 ? spreadTimes(n - 1, created + DAY, Math.max(created + 2 * DAY, ctx.to), ctx.rng('product_price_matrix.changes', p)) : new Float64Array(0);
+    draft.push({ t: created, p, seq: 0 });
+    changes.forEach((t, j) => draft.push({ t, p, seq: j + 1 }));
+  }
+  draft.sort((a, b) => a.t - b.t || a.p - b.p || a.seq - b.seq);
+  const times = strictlyIncreasing(Float64Array.from(draft, (d) => d.t));
+  const product = Int32Array.from(draft, (d) => d.p);
+  const price = new Int32Array(M);
+  const rowStart = new Int32Array(P + 1);
+  for (let p = 0; p < P; p++) rowStart[p + 1] = (rowStart[p] as number) + (perProduct[p] as number);
+  const fill = rowStart.slice(0, P);
+  const byProduct = new Int32Array(M);
+  const next = new Int32Array(M).fill(-1);
+  const lastOf = new Int32Array(P).fill(-1);
+  draft.forEach((d, m) => {
+    const slot = fill[d.p] as number;
+    fill[d.p] = slot + 1;
+    byProduct[slot] = m;
+    // Each change moves the price by -10 % .. +15 %, rounded to whole crowns.
+    price[m] = d.seq === 0 ? (basePrice[d.p] as number) : Math.max(1000, Math.round((basePrice[d.p] as number) * (0.9 + ctx.rng('product_price_matrix.price', d.p, d.seq).next() * 0.25) / 1000) * 1000);
+    const last = lastOf[d.p] as number;
+    if (last >= 0) next[last] = m;
+    lastOf[d.p] = m;
+  });
+  return { times, product, price, next, rowStart, byProduct };
+}

@@ -1,0 +1,92 @@
+/**
+ * The category tree: roots such as "Nápoje" and "Jídlo", their usual children, and deeper levels
+ * (up to four) so that clients see real nesting. Categories are a read-only table of the service.
+ */
+import type { SimRecord } from '../record.js';
+import type { TenantContext } from './tenant-context.js';
+import { TableData, commonFields } from './table-data.js';
+import { CATEGORY_TREE } from './words.js';
+
+/** The generated categories. */
+export interface Categories {
+  table: TableData;
+  /** Parent index per category (-1 for roots). */
+  parent: Int32Array;
+  /** Category indexes without children, where products go. */
+  leaves: readonly number[];
+  /** Category name (for product names and reports). */
+  name(k: number): string;
+}
+
+const SUFFIXES = ['Classic', 'Premium', 'Bio', 'Sezónní', 'Malé', 'Velké', 'Speciál', 'Novinky'] as const;
+
+/** Generates `counts.categories` categories as a tree. */
+export function generateCategories(ctx: TenantContext): Categories {
+  const K = ctx.counts.categories;
+  const names: string[] = [];
+  const parents: number[] = [];
+  const depth: number[] = [];
+  const roots = Math.min(CATEGORY_TREE.length, Math.max(1, Math.round(K / 5)), K);
+  for (let r = 0; r < roots; r++) {
+    names.push(CATEGORY_TREE[r]?.[0] ?? `Kategorie ${r + 1}`);
+    parents.push(-1);
+    depth.push(0);
+  }
+  // Usual children round-robin over the roots, leaving room for deeper levels.
+  const firstLevel = Math.min(Math.round((K - roots) * 0.6), CATEGORY_TREE.slice(0, roots).reduce((n, [, c]) => n + c.length, 0));
+  for (let i = 0, added = 0; added < firstLevel; i++) {
+    const r = i % roots;
+    const child = CATEGORY_TREE[r]?.[1][Math.floor(i / roots)];
+    if (child === undefined) continue;
+    names.push(child);
+    parents.push(r);
+    depth.push(1);
+    added++;
+  }
+  const rng = ctx.rng('categories.tree');
+  while (names.length < K) {
+    const candidates = names.map((_, k) => k).filter((k) => (depth[k] as number) >= 1 && (depth[k] as number) < 3);
+    const parent = candidates.length > 0 ? rng.pick(candidates) : rng.int(0, names.length - 1);
+    const siblings = parents.filter((p) => p === parent).length;
+    names.push(`${names[parent] as string} ${SUFFIXES[siblings % SUFFIXES.length] as string}${siblings >= SUFFIXES.length ? ` ${siblings}` : ''}`);
+    parents.push(parent);
+    depth.push((depth[parent] as number) + 1);
+  }
+
+  const times = Float64Array.from({ length: K }, (_, k) => ctx.from + 5 * 3_600_000 + k * 1000);
+  const table = new TableData('categories', times, ctx.rng('categories.ids'));
+  const parent = Int32Array.from(parents);
+  const previousSibling = new Int32Array(K).fill(-1);
+  const lastChild = new Map<number, number>();
+  for (let k = 0; k < K; k++) {
+    const p = parents[k] as number;
+    previousSibling[k] = lastChild.get(p) ?? -1;
+    lastChild.set(p, k);
+  }
+  table.eager((k): SimRecord => {
+    const r = ctx.rng('categories', k);
+    const p = parent[k] as number;
+    const before = previousSibling[k] as number;
+    const record: SimRecord = {
+      ...commonFields(table, k, ctx.idC),
+      visible: true,
+      name: names[k] as string,
+      category_bitmask: 0,
+      icon_code: r.int(0, 40),
+      node_sort: k,
+      id_category_sort_after: before < 0 ? '0' : table.id(before),
+      id_category_parent: p < 0 ? '0' : table.id(p),
+      id_shop: '0',
+      color: r.pick([0, 0xff5722, 0x4caf50, 0x2196f3, 0x9c27b0]),
+    };
+    if (p >= 0) {
+      record.margin_minimal_rate = r.chance(0.5) ? null : r.int(10, 40) * 1000;
+      record.margin = r.chance(0.5) ? null : r.int(20, 70) * 1000;
+      record.tags = r.chance(0.8) ? null : 'sezóna';
+    }
+    return record;
+  });
+  const hasChild = new Set(parents);
+  const leaves = names.map((_, k) => k).filter((k) => !hasChild.has(k));
+  return { table, parent, leaves, name: (k) => names[k] as string };
+}
