@@ -5,8 +5,9 @@ const PERCENT_SCALE = 3;
 
 /**
  * A `reduction_percent` integer as a percentage: `reductionPercentToPercent(500) === 0.5`
- * (0.5 %), `reductionPercentToPercent(12500) === 12.5`. Throws a ValidationError for NaN,
- * fractions and unsafe integers.
+ * (0.5 %), `reductionPercentToPercent(12500) === 12.5`. The result is the double nearest the
+ * exact decimal, so it converts back exactly for values of up to 15 digits. Throws a
+ * ValidationError for NaN, fractions and unsafe integers.
  */
 export function reductionPercentToPercent(value: number): number {
   return Number(scaledToDecimalString(value, PERCENT_SCALE, 'reductionPercentToPercent'));
