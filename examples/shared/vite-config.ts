@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import type { UserConfig } from 'vite';
+import type { InlineConfig } from 'vite';
 
 /**
  * The Vite config of an example web app in `root`: relative asset URLs (the app works under any
  * path), its `public/` folder, and the shared service worker built as `sw.js` beside
  * `index.html` so that its scope covers the whole app.
  */
-export function exampleConfig(root: string): UserConfig {
+export function exampleConfig(root: string): InlineConfig {
   return {
     root,
     base: './',

@@ -1,0 +1,71 @@
+import type { Mirror } from '../shared/library.js';
+import type { CountSession } from './count-session.js';
+
+/**
+ * `stock_history_type` and `stock_type` of a count's rows. The spec does not name these codes;
+ * 3 is what the simulator uses for corrections. Set the codes your register system uses.
+ */
+export const COUNT_STOCK_HISTORY_TYPE = 3;
+export const COUNT_STOCK_TYPE = 1;
+
+/** Who counted, and the register and shop the count is booked at (the spec requires them). */
+export interface CountContext {
+  idEmployee: string;
+  idShop: string;
+  idCashRegister: string;
+}
+
+/** The stock-up and rows a finished count became. */
+export interface BookedCount {
+  stockupId: string;
+  rowIds: string[];
+}
+
+/**
+ * Books a finished count: one stock-up and one stock history row per counted product, whose
+ * `quanity` (the spec's spelling) is the correction counted − expected, so the warehouse report
+ * shows the counted quantity afterwards. The records get their ids here, on the device
+ * (`mirror.save` composes them), are written in one transaction and pushed when online,
+ * stock-up first.
+ */
+export async function bookCount(
+  mirror: Mirror,
+  session: CountSession,
+  expected: Record<string, number>,
+  ctx: CountContext,
+  now = Date.now(),
+): Promise<BookedCount> {
+  const products = session.order.filter((id) => session.counts[id] !== undefined);
+  const differences = products.filter((id) => (session.counts[id] ?? 0) !== (expected[id] ?? 0)).length;
+  const db = mirror.db;
+  return db.transaction('rw', [db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts], async () => {
+    const common = { id_employee: ctx.idEmployee, id_shop: ctx.idShop, id_warehouse: session.warehouseId, id_cash_register: ctx.idCashRegister };
+    const stockupId = await mirror.save('stockup', {
+      ...common,
+      stock_history_type: COUNT_STOCK_HISTORY_TYPE,
+      date_stocked: now,
+      note: `Inventory count: ${products.length} products, ${differences} differences`,
+      invoice_number: null,
+      id_supplier: null,
+      total_product_purchase_unit_price_tax_excl: null,
+    });
+    const rowIds: string[] = [];
+    for (const productId of products) {
+      const counted = session.counts[productId] ?? 0;
+      const wanted = expected[productId] ?? 0;
+      rowIds.push(
+        await mirror.save('stock_history', {
+          ...common,
+          id_record: productId,
+          id_stockup: stockupId,
+          stock_type: COUNT_STOCK_TYPE,
+          stock_history_type: COUNT_STOCK_HISTORY_TYPE,
+          quanity: Math.round((counted - wanted) * 1000) / 1000,
+          date_stocked: now,
+          note: `Counted ${counted}, expected ${wanted}`,
+        }),
+      );
+    }
+    return { stockupId, rowIds };
+  });
+}
