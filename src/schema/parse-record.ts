@@ -15,7 +15,10 @@ export function parseRecord<C extends SchemaName>(collection: C, raw: unknown): 
   if (!isSchemaName(collection)) {
     return { ok: false, issues: [{ path: [], message: `unknown collection ${JSON.stringify(collection)}` }] };
   }
-  const result = schemas[collection].read.safeParse(raw, { error: describeIssue });
+  const schema = schemas[collection].read;
+  // Parsing without params keeps zod on its fast path; only a failure is parsed again for wording.
+  const result = schema.safeParse(raw);
   if (result.success) return { ok: true, record: result.data as RecordTypes[C] };
-  return { ok: false, issues: toValidationIssues(result.error.issues) };
+  const worded = schema.safeParse(raw, { error: describeIssue });
+  return { ok: false, issues: toValidationIssues((worded.error ?? result.error).issues) };
 }

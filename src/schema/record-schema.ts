@@ -69,11 +69,15 @@ export function isReadOnlyKey(key: string): boolean {
   return key === 'pgx' || key === '_u_dyn' || key.startsWith('__');
 }
 
-/** Removes read-only keys and canonicalizes ids of a parsed write record (in place). */
+/** Drops read-only keys from a parsed write record and canonicalizes its ids. */
 export function finishWrite<T extends object>(record: T): T {
+  const keys = Object.keys(record);
+  if (!keys.some(isReadOnlyKey)) return normalizeIdFields(record);
+  // A fresh object rather than `delete`, which would turn the record into a slow dictionary.
   const fields = record as Record<string, unknown>;
-  for (const key of Object.keys(fields)) if (isReadOnlyKey(key)) delete fields[key];
-  return normalizeIdFields(record);
+  const kept: Record<string, unknown> = {};
+  for (const key of keys) if (!isReadOnlyKey(key)) kept[key] = fields[key];
+  return normalizeIdFields(kept as T);
 }
 
 /**

@@ -33,8 +33,11 @@ export function validateWrite<C extends SchemaName>(
     const issues = [{ path: ['now'], message: `must be a time in integer ms, got ${String(now)}` }];
     throw new ValidationError(`${collection} record: ${formatIssues(issues)}`, { issues });
   }
-  const result = withWriteTime(now, () => schemas[collection].write.safeParse(input, { error: describeIssue }));
+  const schema = schemas[collection].write;
+  // Parsing without params keeps zod on its fast path; only a failure is parsed again for wording.
+  const result = withWriteTime(now, () => schema.safeParse(input));
   if (result.success) return result.data as WriteRecordTypes[C];
-  const issues = toValidationIssues(result.error.issues);
+  const worded = schema.safeParse(input, { error: describeIssue });
+  const issues = toValidationIssues((worded.error ?? result.error).issues);
   throw new ValidationError(`${collection} record: ${formatIssues(issues, issues.length)}`, { issues });
 }

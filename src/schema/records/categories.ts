@@ -42,10 +42,11 @@ export const categoryNodeSchema = categoryNodeObject.overwrite((node) => eachNod
 /** A category as an app may write it (categories are not a POST collection of the spec). */
 export const categoryWriteSchema = categoryWriteObject.overwrite((node) => eachNode(node, finishWrite));
 
-/** Applies `fix` to a node and, depth first, to all its descendants. */
-function eachNode<T extends { children?: readonly T[] | null | undefined }>(node: T, fix: (n: T) => T): T {
-  for (const child of node.children ?? []) eachNode(child, fix);
-  return fix(node);
+/** Applies `fix` to a node and to all its descendants, keeping what `fix` returns at each depth. */
+function eachNode<T extends { children?: T[] | null | undefined }>(node: T, fix: (n: T) => T): T {
+  const fixed = fix(node);
+  if (Array.isArray(node.children)) fixed.children = node.children.map((child) => eachNode(child, fix));
+  return fixed;
 }
 
 /** Both faces of a category node. */
