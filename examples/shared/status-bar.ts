@@ -58,6 +58,9 @@ export function renderStatus(
     bar.dataset.pending = String(status.pendingPushes);
     bar.dataset.conflicts = String(status.conflicts);
     bar.dataset.synced = String(lastSyncAt !== undefined);
+    // This tab completed a whole sync run (pull, push, read-back) since it opened.
+    bar.dataset.cycle = status.lastSyncAt === undefined ? 'none' : 'done';
+    const shownSync = Math.max(lastSyncAt ?? 0, status.lastSyncAt ?? 0) || undefined;
     const conflicts = badge(`${status.conflicts} conflict${status.conflicts === 1 ? '' : 's'}`, 'bad', 'status-conflicts');
     if (options.onConflicts) {
       conflicts.classList.add('clickable');
@@ -72,8 +75,8 @@ export function renderStatus(
       status.rejected > 0 && badge(`${status.rejected} refused`, 'bad', 'status-rejected'),
       status.conflicts > 0 && conflicts,
       status.quarantined > 0 && badge(`${status.quarantined} bad records set aside`, 'muted', 'status-quarantined'),
-      h('span', { class: 'last-sync', 'data-test': 'status-last-sync', title: lastSyncAt ? new Date(lastSyncAt).toLocaleString() : '' },
-        `Last sync ${ago(lastSyncAt, Date.now())}`),
+      h('span', { class: 'last-sync', 'data-test': 'status-last-sync', title: shownSync ? new Date(shownSync).toLocaleString() : '' },
+        `Last sync ${ago(shownSync, Date.now())}`),
     );
   };
 

@@ -1,0 +1,66 @@
+/**
+ * What every end-to-end test stands on: a simulator, an example app built by Vite and served by
+ * the app server (API proxied on the same origin), and a fresh headless Chromium.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { createAppServer, type AppServer } from '../../scripts/app-server.js';
+import { buildExample, type WebExample } from '../../scripts/build-example.js';
+import { createSimulator } from '../../src/simulator/index.js';
+import { launchBrowser, type TestBrowser } from './browser.js';
+
+/** Screenshots and builds of the tests (gitignored). */
+export const OUTPUT = resolve(import.meta.dirname, '../../test-output');
+
+type Simulator = Awaited<ReturnType<typeof createSimulator>>;
+
+/** A running example: simulator, app server and browser. */
+export interface Stage {
+  sim: Simulator;
+  server: AppServer;
+  browser: TestBrowser;
+  close(): Promise<void>;
+}
+
+/** Builds and serves `app` against a fresh simulator, and launches the browser. */
+export async function startStage(app: WebExample, sim: Parameters<typeof createSimulator>[0]): Promise<Stage> {
+  const browser = await launchBrowser();
+  const started: { sim?: Simulator; server?: AppServer } = {};
+  try {
+    const root = await buildExample(app, join(OUTPUT, 'e2e-build', `${app}-${process.pid}`));
+    started.sim = await createSimulator({ port: 0, ...sim });
+    started.server = await createAppServer({
+      root,
+      apiBaseUrl: started.sim.baseUrl,
+      config: { token: started.sim.token, tenant: `e2e-${process.pid}` },
+    });
+  } catch (error) {
+    await browser.close();
+    await started.sim?.close();
+    throw error;
+  }
+  const { sim: s, server } = started as Required<typeof started>;
+  return {
+    sim: s,
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+      await s.close();
+    },
+  };
+}
+
+/** Saves a screenshot of the page as `test-output/screenshots/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(OUTPUT, 'screenshots');
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Waits until this page (the syncing tab) has completed a whole sync run and is idle. */
+export async function waitForSyncRun(page: Page, timeout = 60_000): Promise<void> {
+  await page.waitForSelector('#status[data-cycle="done"][data-phase="idle"]', { timeout });
+}
