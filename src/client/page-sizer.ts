@@ -1,8 +1,11 @@
 /** The orders list's response cap (spec: Limits): returned JSON cannot exceed 6 MB. */
 export const ORDERS_MAX_RESPONSE_BYTES = 6_000_000;
 
-/** Share of the cap a page may be expected to fill before the next one is made smaller. */
+/** Share of a cap a page may be expected to fill. */
 const HEADROOM = 0.75;
+
+/** How fast a learned ceiling relaxes per good page, so one stray failure does not shrink pages for good. */
+const CEILING_RELAX = 1.02;
 
 /** Chooses the `limit` of each page of one traversal. */
 export interface PageSizer {
@@ -26,8 +29,9 @@ export interface PageSizerOptions {
 
 /**
  * A page sizer. With a byte cap (orders) it tracks bytes per record and keeps the expected page
- * under the cap with headroom; after a shrink it grows back by doubling on each good page, up to
- * the target. Without a cap the limit stays the target.
+ * under the cap with headroom. A size failure halves the limit and teaches a ceiling (a limit
+ * that failed); the limit grows back by doubling on good pages, up to the target and to 3/4 of
+ * that ceiling, which itself relaxes slowly. Without a cap the limit stays the target.
  */
 export function createPageSizer(options: PageSizerOptions): PageSizer {
   const { maxBytes } = options;
@@ -35,19 +39,22 @@ export function createPageSizer(options: PageSizerOptions): PageSizer {
   let limit = target;
   let floor = 1;
   let bytesPerRecord = 0;
+  let ceiling = Number.POSITIVE_INFINITY;
   return {
     get limit() {
       return limit;
     },
     observe(bytes, rawCount) {
       if (maxBytes === undefined || rawCount === 0) return;
-      // The largest records seen so far rule: a page of fat orders can follow a page of thin ones.
+      // The largest records seen lately rule: a page of fat orders can follow a page of thin ones.
       bytesPerRecord = Math.max(bytesPerRecord * 0.9, bytes / rawCount);
-      const fits = Math.max(1, Math.floor((maxBytes * HEADROOM) / bytesPerRecord));
-      limit = Math.max(floor, Math.min(target, fits, limit * 2));
+      const fits = Math.floor((maxBytes * HEADROOM) / bytesPerRecord);
+      ceiling *= CEILING_RELAX;
+      limit = Math.max(floor, Math.min(target, fits, limit * 2, Math.floor(ceiling * HEADROOM)));
     },
     shrink() {
       if (limit <= floor) return false;
+      ceiling = Math.min(ceiling, limit);
       limit = Math.max(floor, Math.floor(limit / 2));
       return true;
     },

@@ -22,17 +22,35 @@ describe('createPageSizer', () => {
     expect([sizer.shrink(), sizer.limit, sizer.shrink(), sizer.limit, sizer.shrink()]).toEqual([true, 2, true, 1, false]);
   });
 
-  it('grows back by doubling after a shrink, up to the target', () => {
+  it('grows back by doubling after a shrink, up to the target, when the failure was a one-off', () => {
     const sizer = createPageSizer({ target: 2000, maxBytes: 6_000_000 });
     sizer.shrink();
-    sizer.shrink();
-    expect(sizer.limit).toBe(500);
+    sizer.observe(1000 * 100, 1000);
+    expect(sizer.limit).toBe(1530); // 3/4 of the limit that failed, relaxed by one good page
     const seen: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 40 && sizer.limit < 2000; i++) {
       sizer.observe(sizer.limit * 100, sizer.limit);
       seen.push(sizer.limit);
     }
-    expect(seen).toEqual([1000, 2000, 2000]);
+    expect(sizer.limit).toBe(2000);
+    expect(seen.length).toBeLessThan(40);
+  });
+
+  it('settles under a server cap it has to learn by failures, without failing on every page', () => {
+    const sizer = createPageSizer({ target: 40, maxBytes: 6_000_000 });
+    let failures = 0;
+    let served = 0;
+    for (let i = 0; i < 60; i++) {
+      const bytes = sizer.limit * 1_050;
+      if (bytes > 21_000) {
+        failures++;
+        expect(sizer.shrink()).toBe(true);
+      } else {
+        served++;
+        sizer.observe(bytes, sizer.limit);
+      }
+    }
+    expect(failures).toBeLessThan(served / 6);
   });
 
   it('can be made to ask for more than the target when a server needs it', () => {

@@ -10,7 +10,7 @@ export interface SeenRequest {
 }
 
 /** Answers one request; may write anything, including broken HTTP. */
-export type RawHandler = (request: SeenRequest, res: ServerResponse, req: IncomingMessage) => void | Promise<void>;
+export type RawHandler = (request: SeenRequest, res: ServerResponse, req: IncomingMessage) => unknown;
 
 /** A node:http server on 127.0.0.1 whose every answer the test writes by hand. */
 export interface RawServer {

@@ -1,0 +1,45 @@
+import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { tryToId, type Id } from '../ids/id.js';
+import type { CallOptions } from './requester.js';
+
+/**
+ * Reads a required record id argument (number, bigint or digit string) as a canonical, non-zero
+ * {@link Id}; else a `ValidationError` naming the argument and the endpoint.
+ */
+export function requireId(value: unknown, name: string, where: string): Id {
+  const id = tryToId(value);
+  if (id === undefined || id === '0') {
+    throw new ValidationError(`${where}: ${name} must be a record id (digits, not 0)`, {
+      issues: [{ path: [name], message: 'must be a non-zero record id' }],
+    });
+  }
+  return id;
+}
+
+/** Checks the per-call options every endpoint takes. */
+export function checkCallOptions(options: CallOptions | undefined, where: string): CallOptions {
+  if (options === undefined) return {};
+  const issues: ValidationIssue[] = [];
+  if (typeof options !== 'object' || options === null) {
+    issues.push({ path: [], message: 'options must be an object' });
+  } else {
+    const { signal, timeoutMs } = options;
+    if (signal !== undefined && !(typeof signal === 'object' && signal !== null && 'aborted' in signal)) {
+      issues.push({ path: ['signal'], message: 'must be an AbortSignal' });
+    }
+    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      issues.push({ path: ['timeoutMs'], message: 'must be a finite number of ms > 0' });
+    }
+  }
+  if (issues.length > 0) {
+    throw new ValidationError(`${where}: invalid options: ${issues.map((i) => `${i.path.join('.') || '(options)'} ${i.message}`).join('; ')}`, { issues });
+  }
+  return options;
+}
+
+/** Throws one `ValidationError` for a report body when `issues` is not empty. */
+export function assertNoIssues(issues: ValidationIssue[], where: string): void {
+  if (issues.length > 0) {
+    throw new ValidationError(`${where}: invalid body: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { issues });
+  }
+}

@@ -1,0 +1,46 @@
+import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { parseRecord, type RecordTypes, type SchemaName } from '../schema/index.js';
+import type { RejectedRecord } from './record-page.js';
+import type { JsonResponse } from './requester.js';
+
+/** Good and rejected records of a response array. */
+export interface Collected<T> {
+  records: T[];
+  rejected: RejectedRecord[];
+}
+
+/** Reads every element of `raws` with the read face of `schema`; failures are collected, not thrown. */
+export function collectRecords<C extends SchemaName>(schema: C, raws: readonly unknown[]): Collected<RecordTypes[C]> {
+  const records: RecordTypes[C][] = [];
+  const rejected: RejectedRecord[] = [];
+  raws.forEach((raw, index) => {
+    const result = parseRecord(schema, raw);
+    if (result.ok) records.push(result.record);
+    else rejected.push({ collection: schema, index, raw, issues: result.issues });
+  });
+  return { records, rejected };
+}
+
+/** The response body as an array, else a `ValidationError` naming the endpoint. */
+export function expectArray(response: JsonResponse, what: string): unknown[] {
+  if (Array.isArray(response.value)) return response.value;
+  const got = response.value === null ? 'null' : typeof response.value;
+  throw invalidBody(response, [{ path: [], message: `expected an array of ${what}, got ${got}` }]);
+}
+
+/** The response body read as one record of `schema`, else a `ValidationError` naming the endpoint. */
+export function expectRecord<C extends SchemaName>(schema: C, response: JsonResponse): RecordTypes[C] {
+  const result = parseRecord(schema, response.value);
+  if (result.ok) return result.record;
+  throw invalidBody(response, result.issues);
+}
+
+/** A `ValidationError` saying the body of `response` does not match its schema, with every issue. */
+export function invalidBody(response: JsonResponse, issues: ValidationIssue[]): ValidationError {
+  const { method, path } = response.request;
+  const shown = issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+    .join('; ');
+  return new ValidationError(`the response of ${method} ${path} does not match its schema: ${shown}`, { request: response.request, issues });
+}

@@ -1,0 +1,100 @@
+import { JsonParseError, isJsonParseError, type RequestInfo } from '../errors/index.js';
+import { parseJson } from '../json/index.js';
+import type { ResolvedClientOptions } from './client-options.js';
+import { abortableSleep } from './abortable-sleep.js';
+import { redact, safeCause } from './redact.js';
+import { errorForResponse } from './response-error.js';
+import { createRetryer } from './retryer.js';
+import { retryDelayFor, shouldRetryRequest } from './retry-policy.js';
+import type { RequestSpec, Transport } from './transport.js';
+
+/** Per-call options every endpoint takes. */
+export interface CallOptions {
+  /** Aborting it rejects the call promptly with the signal's `reason` (by default a DOMException named `AbortError`). */
+  signal?: AbortSignal;
+  /** Time limit of each try of this call, in ms; overrides the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** How one request may be retried and read. */
+export interface RequestPolicy {
+  /** See `RetryContext.idempotent`. */
+  idempotent: boolean;
+  /** Statuses to give up on at once instead of retrying (the orders pager shrinks its page on 500 instead). */
+  giveUpOn?: ReadonlySet<number>;
+  /** An empty body is a valid answer (`undefined`) rather than a `JsonParseError`. */
+  allowEmpty?: boolean;
+}
+
+/** A successful response, its body parsed. */
+export interface JsonResponse {
+  /** The body, parsed strictly (unsafe integers as exact decimal strings); `undefined` for an allowed empty body. */
+  value: unknown;
+  /** Size of the body in bytes. */
+  bytes: number;
+  /** The server's clock from the `Date` header, in ms (1 s resolution), when it sent one. */
+  serverTime: number | undefined;
+  request: RequestInfo;
+}
+
+/** Sends a request with retries and returns its parsed body. */
+export type Requester = (spec: RequestSpec, policy: RequestPolicy, call?: CallOptions) => Promise<JsonResponse>;
+
+/**
+ * Creates the requester: transport, status mapping, retry policy and strict JSON reading in one
+ * step. Every failure is typed (see `errorForResponse`, `createTransport`); bodies that are not
+ * JSON are a `JsonParseError` naming method and path and are not retried.
+ */
+export function createRequester(transport: Transport, options: ResolvedClientOptions, getToken: () => string): Requester {
+  const backoff = { baseDelayMs: options.retry.baseDelayMs, maxDelayMs: options.retry.maxDelayMs, random: options.random };
+  const sleep = options.sleep ?? abortableSleep;
+
+  return async (spec, policy, call = {}) => {
+    const context = { idempotent: policy.idempotent, maxRetryAfterMs: options.retry.maxRetryAfterMs };
+    const retry = createRetryer({
+      tries: options.retry.limit,
+      shouldRetry: (error) =>
+        !(policy.giveUpOn && isStatusError(error) && policy.giveUpOn.has(error.status)) && shouldRetryRequest(error, context),
+      delayFor: (error, failures) => retryDelayFor(error, failures, backoff),
+      sleep,
+    });
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs;
+
+    const raw = await retry(async () => {
+      const response = await transport.send(spec, { signal: call.signal, timeoutMs });
+      if (response.status < 200 || response.status > 299) throw errorForResponse(response, getToken(), Date.now());
+      return response;
+    }, call.signal);
+
+    const date = raw.headers.get('date');
+    const parsedDate = date === null ? Number.NaN : Date.parse(date);
+    return {
+      value: readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
+      bytes: raw.bytes,
+      serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
+      request: raw.request,
+    };
+  };
+}
+
+function isStatusError(error: unknown): error is { status: number } {
+  return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
+}
+
+function readJson(text: string, request: RequestInfo, allowEmpty: boolean, token: string): unknown {
+  const where = `${request.method} ${request.path}`;
+  if (text.trim() === '') {
+    if (allowEmpty) return undefined;
+    throw new JsonParseError(`the response of ${where} has an empty body, expected JSON`, { position: 0, request });
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (!isJsonParseError(error)) throw error;
+    throw new JsonParseError(`the response of ${where} is not valid JSON: ${redact(error.message, token)}`, {
+      position: error.position,
+      request,
+      cause: safeCause(error, token),
+    });
+  }
+}

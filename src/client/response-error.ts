@@ -1,0 +1,44 @@
+import { AuthError, HttpError, InvalidCursorError, RateLimitError } from '../errors/index.js';
+import { parseJson } from '../json/index.js';
+import { redact } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+import type { RawResponse } from './transport.js';
+
+/** Longest raw (non-JSON) error body kept on an error, in characters. */
+const MAX_TEXT_BODY = 500;
+
+/**
+ * The typed error for a response whose status is not a success:
+ * 401/403 `AuthError`, 429 `RateLimitError` (with `Retry-After` in ms), 400 on a request that
+ * carried `id_start` `InvalidCursorError` (spec: Errors), anything else `HttpError`.
+ * The body is kept parsed when it is JSON, else as text (shortened); the token is redacted from it.
+ */
+export function errorForResponse(response: RawResponse, token: string, now: number): HttpError {
+  const { status, request } = response;
+  const options = { request, status, body: readBody(response.text, token) };
+  if (status === 401 || status === 403) {
+    return new AuthError('the service refused the API token (missing, wrong or revoked)', options);
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), response.headers.get('date'), now);
+    const wait = retryAfterMs === undefined ? '' : `; it asked to retry after ${retryAfterMs} ms`;
+    return new RateLimitError(`rate limit exceeded${wait}`, { ...options, retryAfterMs });
+  }
+  if (status === 400 && /[?&]id_start=/.test(request.path)) {
+    return new InvalidCursorError('the service refused id_start: not a valid record id', options);
+  }
+  return new HttpError(status >= 500 ? 'the service failed' : 'the service refused the request', options);
+}
+
+function readBody(text: string, token: string): unknown {
+  if (text === '') return undefined;
+  const safe = redact(text, token);
+  if (safe === text) {
+    try {
+      return parseJson(text);
+    } catch {
+      // not JSON: keep the text
+    }
+  }
+  return safe.length > MAX_TEXT_BODY ? `${safe.slice(0, MAX_TEXT_BODY)}…` : safe;
+}

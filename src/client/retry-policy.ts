@@ -1,0 +1,43 @@
+import { HttpError, NetworkError, RateLimitError, TimeoutError } from '../errors/index.js';
+import { fullJitterDelay, type BackoffOptions } from './backoff.js';
+
+/** Statuses that say "try again later" without saying the request was wrong. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/** What {@link shouldRetryRequest} weighs besides the error. */
+export interface RetryContext {
+  /**
+   * True when sending the request twice has the effect of sending it once: every GET, the report
+   * POSTs (they only read), and POSTs whose every record carries its own non-zero id.
+   */
+  idempotent: boolean;
+  /** Longest `Retry-After` worth waiting for here. */
+  maxRetryAfterMs: number;
+}
+
+/**
+ * Whether a failed try may be repeated. Only what the network or the server's load explains is
+ * retried: 429, 500/502/503/504, timeouts and dropped connections. Auth failures, bad cursors,
+ * other statuses, bad bodies and unknown errors (bugs) are not.
+ *
+ * A non-idempotent POST is retried only on 429: a rate-limited request was refused before it was
+ * applied, so repeating it cannot create a record twice; after a 5xx, timeout or dropped connection
+ * nobody knows whether the server applied it.
+ */
+export function shouldRetryRequest(error: unknown, context: RetryContext): boolean {
+  if (error instanceof RateLimitError) {
+    return error.retryAfterMs === undefined || error.retryAfterMs <= context.maxRetryAfterMs;
+  }
+  if (!context.idempotent) return false;
+  if (error instanceof HttpError) return error.constructor === HttpError && RETRYABLE_STATUSES.has(error.status);
+  return error instanceof TimeoutError || error instanceof NetworkError;
+}
+
+/**
+ * The wait before the next try: what the server's `Retry-After` asked for when it sent one
+ * (honoured as is, no jitter), else exponential backoff with full jitter.
+ */
+export function retryDelayFor(error: unknown, failures: number, backoff: BackoffOptions): number {
+  if (error instanceof RateLimitError && error.retryAfterMs !== undefined) return error.retryAfterMs;
+  return fullJitterDelay(failures, backoff);
+}

@@ -1,0 +1,140 @@
+import ky, { type KyInstance } from 'ky';
+import { NetworkError, TimeoutError, type RequestInfo } from '../errors/index.js';
+import { redact, safeCause } from './redact.js';
+
+/** One HTTP request to send, relative to the base URL. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** Path below the base URL, without leading slash: `products`, `orders/latest/123`. */
+  path: string;
+  /** Query parameters, in the order they are sent. */
+  query?: Readonly<Record<string, string>>;
+  /** JSON text of the body. */
+  body?: string;
+}
+
+/** Per-try limits. */
+export interface SendOptions {
+  /** The caller's signal: aborting it rejects with its reason. */
+  signal?: AbortSignal | undefined;
+  /** Time limit of the try, headers and whole body included. */
+  timeoutMs: number;
+}
+
+/** A complete response, whatever its status. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  /** The body decoded as UTF-8 (a BOM is dropped, invalid bytes become U+FFFD). */
+  text: string;
+  /** Size of the body in bytes, as received. */
+  bytes: number;
+  /** Method and path of the request, for messages. */
+  request: RequestInfo;
+}
+
+/** Sends single tries; never retries, never looks at the status. */
+export interface Transport {
+  send(spec: RequestSpec, options: SendOptions): Promise<RawResponse>;
+}
+
+/** What {@link createTransport} needs. */
+export interface TransportConfig {
+  baseUrl: string;
+  userAgent: string;
+  getToken(): string;
+  fetch: typeof fetch | undefined;
+}
+
+/** Formats the path of a spec with its query, as errors show it: `/products?limit=100`. */
+export function describePath(spec: RequestSpec): string {
+  const query = spec.query ? new URLSearchParams(spec.query).toString() : '';
+  return `/${spec.path}${query === '' ? '' : `?${query}`}`;
+}
+
+/**
+ * Creates the transport: ky with its own retry, timeout and status errors switched off (the
+ * client's retryer and error mapping own those, and ky's HTTPError would carry the request's
+ * headers, token included). The timeout here covers the whole body, not only the headers, so a
+ * server that stalls mid-body is caught too.
+ *
+ * Failures become: the caller's abort reason (unchanged) when the caller aborted, `TimeoutError`
+ * when the time ran out, `NetworkError` for a refused, reset or dropped connection (fetch's
+ * `TypeError`). Anything else (a custom fetch's own error) passes through untouched.
+ */
+export function createTransport(config: TransportConfig): Transport {
+  const api: KyInstance = ky.create({
+    prefixUrl: config.baseUrl,
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  });
+  const decoder = new TextDecoder('utf-8');
+
+  return {
+    async send(spec, options) {
+      const path = describePath(spec);
+      const request: RequestInfo = { method: spec.method, path };
+      const outer = options.signal;
+      if (outer?.aborted) throw outer.reason;
+
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, options.timeoutMs);
+      const onAbort = (): void => controller.abort(outer?.reason);
+      outer?.addEventListener('abort', onAbort, { once: true });
+
+      const token = config.getToken();
+      try {
+        const response = await api(path.slice(1), {
+          method: spec.method,
+          signal: controller.signal,
+          headers: {
+            authorization: `A|${token}`,
+            accept: 'application/json',
+            'content-type': 'application/json',
+            'user-agent': config.userAgent,
+            'x-client-user-agent': config.userAgent,
+          },
+          ...(spec.body === undefined ? {} : { body: spec.body }),
+        });
+        const buffer = await response.arrayBuffer();
+        return { status: response.status, headers: response.headers, text: decoder.decode(buffer), bytes: buffer.byteLength, request };
+      } catch (error) {
+        if (outer?.aborted) throw outer.reason;
+        if (timedOut) {
+          throw new TimeoutError(`${spec.method} ${path} timed out after ${options.timeoutMs} ms`, { request });
+        }
+        if (error instanceof TypeError || isDomNetworkError(error)) {
+          throw new NetworkError(`${spec.method} ${path} failed: ${redact(describeChain(error), token)}`, {
+            request,
+            cause: safeCause(error, token),
+          });
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+function isDomNetworkError(error: unknown): boolean {
+  return typeof DOMException !== 'undefined' && error instanceof DOMException && error.name === 'NetworkError';
+}
+
+/** `fetch failed: other side closed`: fetch's own message says little, its causes say what. */
+function describeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current.message && !parts.includes(current.message)) parts.push(current.message);
+    current = current.cause;
+  }
+  return parts.join(': ') || 'connection failed';
+}

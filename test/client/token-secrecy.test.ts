@@ -1,0 +1,102 @@
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { PosCloudError } from '../../src/errors/index.js';
+import { clientFor, SECRET } from './helpers/client-for.js';
+import { send, startRawServer, type RawServer, type SeenRequest } from './helpers/raw-server.js';
+
+/** Every string reachable from `value` through own properties (enumerable or not), causes included. */
+function reachableText(value: unknown, seen = new Set<unknown>()): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' && typeof value !== 'function') return [String(value)];
+  if (value === null || seen.has(value)) return [];
+  seen.add(value);
+  const out: string[] = [];
+  for (const key of Reflect.ownKeys(value)) {
+    out.push(String(key));
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor && 'value' in descriptor) out.push(...reachableText(descriptor.value, seen));
+  }
+  return out;
+}
+
+function expectNoToken(error: unknown): void {
+  expect(error).toBeInstanceOf(Error);
+  const views = [
+    inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    JSON.stringify(error),
+    String(error),
+    (error as Error).stack ?? '',
+    ...reachableText(error),
+  ];
+  for (const text of views) expect(text).not.toContain(SECRET);
+}
+
+/** A server that echoes the request (Authorization header included) in every body, as some proxies do. */
+function echo(status: number, extra: Record<string, string> = {}) {
+  return (r: SeenRequest, res: Parameters<Parameters<RawServer['handle']>[0]>[1]) =>
+    send(res, status, JSON.stringify({ error: 'nope', echo: r.headers }), extra);
+}
+
+describe('the API token', () => {
+  let server: RawServer;
+  beforeAll(async () => {
+    server = await startRawServer();
+  });
+  afterAll(() => server.close());
+
+  const cases: [string, (s: RawServer) => void, string][] = [
+    ['HttpError', (s) => s.handle(echo(500)), 'HttpError'],
+    ['AuthError', (s) => s.handle(echo(401)), 'AuthError'],
+    ['RateLimitError', (s) => s.handle(echo(429, { 'retry-after': '0' })), 'RateLimitError'],
+    ['InvalidCursorError', (s) => s.handle(echo(400)), 'InvalidCursorError'],
+    ['NetworkError', (s) => s.handle((_r, res) => res.destroy()), 'NetworkError'],
+    ['TimeoutError', (s) => s.handle(() => undefined), 'TimeoutError'],
+    ['JsonParseError', (s) => s.handle((r, res) => send(res, 200, `{"echo": "${String(r.headers.authorization)}", `)), 'JsonParseError'],
+    ['ValidationError (body)', (s) => s.handle((r, res) => send(res, 200, JSON.stringify({ auth: r.headers.authorization }))), 'ValidationError'],
+    ['PaginationError', (s) => s.handle((_r, res) => send(res, 200, '[{"id": 3, "_v": 1, "name": "old"}, {"id": 4, "_v": 1, "name": "old"}]')), 'PaginationError'],
+  ];
+
+  it.each(cases)('never appears in a %s: message, stack, properties, body or cause chain', async (_label, arrange, name) => {
+    arrange(server);
+    const { client } = clientFor(server.baseUrl, { retry: { limit: 2 }, timeoutMs: 100 });
+    const call = name === 'InvalidCursorError' || name === 'PaginationError' ? client.list('warehouses', { idStart: '5', limit: 2 }) : client.list('warehouses');
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PosCloudError);
+    expect((error as Error).name).toBe(name);
+    expectNoToken(error);
+  });
+
+  it('is redacted from an error body that echoes it, the rest of the body kept', async () => {
+    server.handle(echo(500));
+    const { client } = clientFor(server.baseUrl, { retry: { limit: 1 } });
+    const error = (await client.list('warehouses').catch((e: unknown) => e)) as { body: unknown };
+    expect(String(error.body)).toContain('[redacted]');
+    expect(String(error.body)).toContain('"error":"nope"');
+  });
+
+  it('never appears in the ValidationError of a bad replacement token', () => {
+    const { client } = clientFor(server.baseUrl);
+    const error = (() => {
+      try {
+        client.setToken(`${SECRET}\n`);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expectNoToken(error);
+  });
+
+  it('never appears in the ValidationError of bad options', () => {
+    const error = (() => {
+      try {
+        createClient({ baseUrl: 'gopher://x', token: `${SECRET}\u0000`, userAgent: '' });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expectNoToken(error);
+  });
+});
