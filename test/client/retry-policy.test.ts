@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthError, HttpError, InvalidCursorError, RateLimitError } from '../../src/errors/index.js';
-import { clientFor } from './helpers/client-for.js';
+import { createClient } from '../../src/client/index.js';
+import { clientFor, SECRET } from './helpers/client-for.js';
 import { send, startRawServer, type RawServer } from './helpers/raw-server.js';
 
 /** Answers the first `failures` requests with `status` (and headers), then `[]` / `{}`. */
@@ -132,5 +133,19 @@ describe('retry policy (against a raw HTTP server)', () => {
     const { client } = clientFor(server.baseUrl);
     await expect(client.warehouseStatus({ id_warehouse: '42' })).resolves.toEqual({ data: [], source: 'sim' });
     expect(server.requests.at(-1)?.body).toBe('{"id_warehouse":42}');
+  });
+
+  it('stops waiting for a retry as soon as the call is aborted (real backoff timer)', async () => {
+    failThenSucceed(server, 99, 503);
+    const client = createClient({ baseUrl: server.baseUrl, token: SECRET, userAgent: 'tests', retry: { baseDelayMs: 60_000 }, random: () => 0.99 });
+    const controller = new AbortController();
+    const before = server.requests.length;
+    const pending = client.list('shops', { signal: controller.signal });
+    while (server.requests.length === before) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    const reason = new Error('user navigated away');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(server.requests.length - before).toBe(1);
   });
 });
