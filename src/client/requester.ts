@@ -42,8 +42,8 @@ export type Requester = (spec: RequestSpec, policy: RequestPolicy, call?: CallOp
 
 /**
  * Creates the requester: transport, status mapping, retry policy and strict JSON reading in one
- * step. Every failure is typed (see `errorForResponse`, `createTransport`); bodies that are not
- * JSON are a `JsonParseError` naming method and path and are not retried.
+ * step. Every failure is typed (see `errorForResponse`, `createTransport`); a body that is not
+ * JSON is a `JsonParseError` naming method and path, retried like a dropped connection.
  */
 export function createRequester(transport: Transport, options: ResolvedClientOptions, getToken: () => string): Requester {
   const backoff = { baseDelayMs: options.retry.baseDelayMs, maxDelayMs: options.retry.maxDelayMs, random: options.random };
@@ -60,20 +60,18 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
     });
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
 
-    const raw = await retry(async () => {
-      const response = await transport.send(spec, { signal: call.signal, timeoutMs });
-      if (response.status < 200 || response.status > 299) throw errorForResponse(response, getToken(), Date.now());
-      return response;
+    return retry(async () => {
+      const raw = await transport.send(spec, { signal: call.signal, timeoutMs });
+      if (raw.status < 200 || raw.status > 299) throw errorForResponse(raw, getToken(), Date.now());
+      const date = raw.headers.get('date');
+      const parsedDate = date === null ? Number.NaN : Date.parse(date);
+      return {
+        value: readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
+        bytes: raw.bytes,
+        serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
+        request: raw.request,
+      };
     }, call.signal);
-
-    const date = raw.headers.get('date');
-    const parsedDate = date === null ? Number.NaN : Date.parse(date);
-    return {
-      value: readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
-      bytes: raw.bytes,
-      serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
-      request: raw.request,
-    };
   };
 }
 

@@ -1,4 +1,4 @@
-import { HttpError, NetworkError, RateLimitError, TimeoutError } from '../errors/index.js';
+import { HttpError, JsonParseError, NetworkError, RateLimitError, TimeoutError } from '../errors/index.js';
 import { fullJitterDelay, type BackoffOptions } from './backoff.js';
 
 /** Statuses that say "try again later" without saying the request was wrong. */
@@ -17,8 +17,9 @@ export interface RetryContext {
 
 /**
  * Whether a failed try may be repeated. Only what the network or the server's load explains is
- * retried: 429, 500/502/503/504, timeouts and dropped connections. Auth failures, bad cursors,
- * other statuses, bad bodies and unknown errors (bugs) are not.
+ * retried: 429, 500/502/503/504, timeouts, dropped connections, and a success body that is not
+ * valid JSON (a body cut or garbled on its way: a dropped connection in disguise). Auth failures,
+ * bad cursors, other statuses, bodies that fail their schema and unknown errors (bugs) are not.
  *
  * A non-idempotent POST is retried only on 429: a rate-limited request was refused before it was
  * applied, so repeating it cannot create a record twice; after a 5xx, timeout or dropped connection
@@ -30,7 +31,7 @@ export function shouldRetryRequest(error: unknown, context: RetryContext): boole
   }
   if (!context.idempotent) return false;
   if (error instanceof HttpError) return error.constructor === HttpError && RETRYABLE_STATUSES.has(error.status);
-  return error instanceof TimeoutError || error instanceof NetworkError;
+  return error instanceof TimeoutError || error instanceof NetworkError || error instanceof JsonParseError;
 }
 
 /**
