@@ -1,0 +1,169 @@
+/**
+ * The Shop companion app in headless Chromium (real IndexedDB, Web Locks, service worker)
+ * against the simulator over HTTP. The steps build on each other, in order: first sync, live
+ * sales, product lookup offline, a customer created offline surviving an offline reload and
+ * reaching the server exactly once, a conflict resolved field by field, two tabs with one leader.
+ *
+ * Offline here means both: the browser context is set offline AND the app server (which serves
+ * the app and proxies the API) is stopped, so the reload can only come from the service worker.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { money, priceLabel } from '../../examples/shared/format.js';
+import { screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
+import { livePriceRow, postsOf, registersOf, latestOrderOf } from './sim-facts.js';
+
+const LOCALE = 'en-US';
+
+describe('Shop companion in headless Chromium', () => {
+  let stage: Stage;
+  let page: Page;
+  let customerId: string;
+
+  beforeAll(async () => {
+    stage = await startStage('pos-companion', { size: 'tiny', seed: 21, activity: false });
+    page = await stage.browser.context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await stage?.close();
+  });
+
+  const goOffline = async () => {
+    await stage.browser.context.setOffline(true);
+    await stage.server.stop();
+  };
+  const goOnline = async () => {
+    await stage.server.start();
+    await stage.browser.context.setOffline(false);
+  };
+  const open = async (view: string) => {
+    await page.click(`#tabs a[data-view="${view}"]`);
+  };
+
+  it('runs the first sync and shows every register with its latest sale as the simulator has it', async () => {
+    await page.goto(stage.server.url);
+    await waitForSyncRun(page);
+    await page.waitForFunction(() => document.documentElement.dataset.offlineReady === 'true');
+
+    const registers = registersOf(stage.sim);
+    await expect.poll(() => page.locator('[data-test=register]').count()).toBe(registers.length);
+    for (const register of registers) {
+      const latest = latestOrderOf(stage.sim, register.id);
+      if (!latest) continue;
+      const card = page.locator(`[data-test=register][data-register-id="${register.id}"]`);
+      await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id')).toBe(latest.id);
+      expect(await card.locator('[data-test=order-total]').first().textContent()).toBe(money(latest.total_paid_tax_incl, latest.currency as string, LOCALE));
+    }
+    await screenshot(page, 'pos-companion-sales');
+  });
+
+  it('shows a sale at a register without a reload', async () => {
+    const register = registersOf(stage.sim)[0]!;
+    const sold = stage.sim.store.sell({ idCashRegister: register.id });
+    const card = page.locator(`[data-test=register][data-register-id="${register.id}"]`);
+    await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), { timeout: 20_000 }).toBe(sold.id);
+  });
+
+  it('finds a product by barcode and by name with its current price, with the network off', async () => {
+    await goOffline();
+    await open('products');
+    const { product, price } = livePriceRow(stage.sim);
+    const expected = priceLabel(price, LOCALE).amount;
+
+    await page.fill('[data-test=product-search]', String(product.barcode));
+    const row = page.locator(`[data-test=product][data-product-id="${product.id}"]`);
+    await expect.poll(() => row.locator('[data-test=product-price]').textContent()).toBe(expected);
+
+    await page.fill('[data-test=product-search]', String(product.name).slice(0, 6));
+    await expect.poll(() => row.count()).toBe(1);
+    await screenshot(page, 'pos-companion-products-offline');
+  });
+
+  it('creates a customer offline, keeps it across an offline reload, and pushes it exactly once', async () => {
+    await open('customers');
+    await page.click('[data-test=customer-new]');
+    await page.fill('[data-test=customer-firstname]', 'Zdeňka');
+    await page.fill('[data-test=customer-lastname]', 'E2E-Offline');
+    await page.fill('[data-test=customer-email]', 'zdenka.offline@example.com');
+    await page.fill('[data-test=customer-phone_number]', '+420 777 100 200');
+    await page.fill('[data-test=customer-city]', 'Olomouc');
+    await page.click('[data-test=customer-save]');
+
+    const row = page.locator('[data-test=customer]', { hasText: 'Zdeňka E2E-Offline' });
+    await expect.poll(() => row.locator('[data-test=customer-state]').textContent()).toBe('Waiting to send');
+    customerId = (await row.getAttribute('data-customer-id'))!;
+    expect(customerId).toMatch(/^[1-9]\d*$/);
+
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await open('customers');
+    await expect.poll(() => row.locator('[data-test=customer-state]').textContent()).toBe('Waiting to send');
+    expect(await page.locator('[data-test=connect-form]').count()).toBe(1);
+    await screenshot(page, 'pos-companion-customers-offline');
+    expect(stage.sim.store.get('customers', customerId)).toBeUndefined();
+
+    await goOnline();
+    await expect.poll(() => row.locator('[data-test=customer-state]').count(), { timeout: 30_000 }).toBe(0);
+    const onServer = stage.sim.store.list('customers').filter((c) => c.lastname === 'E2E-Offline');
+    expect(onServer.map((c) => c.id)).toEqual([customerId]);
+    expect(onServer[0]).toMatchObject({ firstname: 'Zdeňka', email: 'zdenka.offline@example.com', city: 'Olomouc' });
+    expect(postsOf(stage.sim, 'customers', customerId)).toBe(1);
+  });
+
+  it('shows a clash with a server change field by field and saves the person’s choices', async () => {
+    await waitForSyncRun(page);
+    await stage.browser.context.setOffline(true);
+    await page.click(`[data-test=customer][data-customer-id="${customerId}"]`);
+    await page.fill('[data-test=customer-phone_number]', '+420 777 111 111');
+    await page.fill('[data-test=customer-city]', 'Brno');
+    await page.click('[data-test=customer-save]');
+
+    // Meanwhile a register changes the same customer.
+    const server = stage.sim.store.get('customers', customerId)!;
+    stage.sim.store.write('customers', { ...server, phone_number: '+420 602 999 999', note_internal: 'Regular on Fridays' });
+
+    await stage.browser.context.setOffline(false);
+    await page.waitForSelector('#status[data-conflicts="1"]', { timeout: 30_000 });
+    await open('conflicts');
+    const card = page.locator('[data-test=conflict]');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.locator('[data-test=conflict-field][data-field="phone_number"]').count()).toBe(1);
+    await screenshot(page, 'pos-companion-conflict');
+
+    // Keep the server's phone; the city was changed only here and stays.
+    await page.check('[data-test="choose-server-phone_number"]');
+    await page.click('[data-test=apply-choices]');
+    await page.waitForSelector('[data-test=no-conflicts]');
+    await page.waitForSelector('#status[data-pending="0"][data-conflicts="0"]', { timeout: 30_000 });
+    await expect.poll(() => stage.sim.store.get('customers', customerId)?.city, { timeout: 30_000 }).toBe('Brno');
+    expect(stage.sim.store.get('customers', customerId)).toMatchObject({
+      phone_number: '+420 602 999 999',
+      note_internal: 'Regular on Fridays',
+      city: 'Brno',
+    });
+  });
+
+  it('works in two tabs: one syncs, both show edits at once', async () => {
+    const second = await stage.browser.context.newPage();
+    await second.goto(`${stage.server.url}#customers`);
+    await second.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    const leaders = async () => [await page.getAttribute('#status', 'data-leader'), await second.getAttribute('#status', 'data-leader')];
+    await expect.poll(leaders).toEqual(['true', 'false']);
+
+    // An edit in the tab that does not sync shows in the other at once and is pushed by the leader.
+    await second.click('[data-test=customer-new]');
+    await second.fill('[data-test=customer-firstname]', 'Vratislav');
+    await second.fill('[data-test=customer-lastname]', 'E2E-Second-Tab');
+    await second.click('[data-test=customer-save]');
+    await open('customers');
+    await expect.poll(() => page.locator('[data-test=customer]', { hasText: 'Vratislav E2E-Second-Tab' }).count()).toBe(1);
+    await expect.poll(() => stage.sim.store.list('customers').filter((c) => c.lastname === 'E2E-Second-Tab').length, { timeout: 30_000 }).toBe(1);
+    await screenshot(second, 'pos-companion-second-tab');
+
+    // When the syncing tab closes, the other takes over.
+    await page.close();
+    await expect.poll(() => second.getAttribute('#status', 'data-leader'), { timeout: 20_000 }).toBe('true');
+    page = second;
+  });
+});
