@@ -177,6 +177,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     db,
     name: `pos-cloud-mirror-leader:${name}`,
     locks: env.locks,
+    leaseMs: options.leaderLeaseMs ?? 10_000,
     now: env.now,
     setTimeout: env.setTimeout,
     clearTimeout: env.clearTimeout,
@@ -270,7 +271,7 @@ export function createMirror(options: MirrorOptions): Mirror {
       nudge();
     },
     live(query) {
-      return liveQuery(query) as unknown as Observable<ReturnType<typeof query> extends Promise<infer U> ? U : never>;
+      return liveQuery(query) as unknown as Observable<never>;
     },
     pending: () => pendingEntries(db),
     async resync(opts = {}) {

@@ -37,6 +37,8 @@ export interface MirrorOptions {
   indexes?: ExtraIndexes;
   /** Limits of one push POST. @default { maxRecords: 100, maxBytes: 524_288 } */
   batch?: { maxRecords?: number; maxBytes?: number };
+  /** Lease of the leader where Web Locks are missing: a follower takes over this long after the leader stopped renewing (ms). @default 10_000 */
+  leaderLeaseMs?: number;
   /** Replaces timers, connectivity, visibility and locks (tests). */
   environment?: Partial<SyncEnvironment>;
 }
@@ -68,7 +70,7 @@ export function validateMirrorOptions(options: MirrorOptions): void {
         if (!isCollectionName(c)) issues.push({ path: ['collections', i], message: `unknown collection ${JSON.stringify(c)}; known: ${COLLECTIONS.join(', ')}` });
       });
   }
-  for (const field of ['pollIntervalMs', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs'] as const) {
+  for (const field of ['pollIntervalMs', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs', 'leaderLeaseMs'] as const) {
     const value = options[field];
     if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) bad(field, 'must be a non-negative number');
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField } from './id-field.js';
+import { idField, nullableIdField } from './id-field.js';
 
 /**
  * A value type of the spec in both faces, before presence is decided: `write` carries every
@@ -87,11 +87,12 @@ export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W,
 }
 
 /**
- * A required reference: an id on write; on read it may be missing, but when present it must
- * be an id (not null), since the mirror relates records through it.
+ * A required reference: an id on write. On read it may be missing or null (a record is never
+ * quarantined for an unset reference: the mirror would lose it for nothing), but when present it
+ * must be an id, since the mirror relates records through it.
  */
-export function requiredRef(): Field<typeof idField, z.ZodOptional<typeof idField>> {
-  return { write: idField, read: idField.optional() };
+export function requiredRef(): Field<typeof idField, z.ZodOptional<typeof nullableIdField>> {
+  return { write: idField, read: nullableIdField.optional() };
 }
 
 /**

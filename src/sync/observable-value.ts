@@ -29,7 +29,7 @@ const observableSymbol: typeof Symbol.observable =
  */
 export class ObservableValue<T> implements Observable<T> {
   #value: T;
-  readonly #observers = new Set<{ next?: (value: T) => void; complete?: () => void }>();
+  readonly #observers = new Set<{ next: ((value: T) => void) | undefined; complete: (() => void) | undefined }>();
 
   constructor(initial: T) {
     this.#value = initial;
