@@ -1,0 +1,60 @@
+import { JsonParseError } from '../errors/index.js';
+import { findJsonError } from './find-json-error.js';
+import { dropPrototypeKeys, mayHavePrototypeKeys } from './prototype-keys.js';
+import { quoteUnsafeIntegers } from './quote-unsafe-integers.js';
+
+/**
+ * Parses JSON text strictly (RFC 8259) with integers kept exact.
+ *
+ * - Anything that is not valid JSON throws a {@link JsonParseError} with the `position` of the
+ *   first bad character and a short reason, e.g. `invalid JSON at line 1, column 4 (position 3):
+ *   unexpected ']', expected a value`. Nothing of an invalid text is returned.
+ * - Integers outside the safe range (beyond ±(2^53 − 1)) come back as exact decimal strings,
+ *   `{"id":123456789012345678901}` as `{ id: '123456789012345678901' }`; a negative one keeps its
+ *   sign (`'-12345678901234567890'`). Safe integers are numbers, as are all numbers written with a
+ *   fraction or an exponent, exactly as `JSON.parse` gives them (`1.0` is 1, `-0` is -0,
+ *   `1e400` is Infinity, `12345678901234567890.5` is rounded): the exact-digit rule is for ids,
+ *   which are integers.
+ * - Objects never carry a `__proto__` or `constructor` key: both are dropped at any depth (see
+ *   `PROTOTYPE_KEYS`), so no later `Object.assign`, spread or merge of the value can reach a
+ *   prototype through them. Everything else equals what `JSON.parse` returns.
+ *
+ * Under the hood the native parser does the work (it is strict and fast); a linear scan first
+ * quotes the unsafe integer tokens outside strings (see `quoteUnsafeIntegers`), and a grammar
+ * check runs only after a failure, to locate it.
+ */
+export function parseJson(text: string): unknown {
+  if (typeof text !== 'string') {
+    throw new JsonParseError(`parseJson: expected the JSON text as a string, got ${text === null ? 'null' : typeof text}`, { position: 0 });
+  }
+  const quoted = quoteUnsafeIntegers(text);
+  try {
+    return mayHavePrototypeKeys(text) ? JSON.parse(quoted, dropPrototypeKeys) : JSON.parse(quoted);
+  } catch (cause) {
+    throw toParseError(text, cause);
+  }
+}
+
+function toParseError(text: string, cause: unknown): JsonParseError {
+  const site = findJsonError(text);
+  if (site === undefined) {
+    // Grammatically valid, yet refused by the engine (e.g. out of memory): say so as it said it.
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new JsonParseError(`JSON text could not be parsed: ${reason}`, { position: 0, cause });
+  }
+  const { line, column } = lineAndColumn(text, site.position);
+  return new JsonParseError(`invalid JSON at line ${line}, column ${column} (position ${site.position}): ${site.reason}`, {
+    position: site.position,
+    cause,
+  });
+}
+
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0 && nl < position; nl = text.indexOf('\n', nl + 1)) {
+    line++;
+    lineStart = nl + 1;
+  }
+  return { line, column: position - lineStart + 1 };
+}
