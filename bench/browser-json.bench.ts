@@ -1,0 +1,79 @@
+/**
+ * parseJson and stringifyJson in headless Chromium, against the browser's native JSON.parse and
+ * JSON.stringify on the same ~6 MB document of order-like records with big-integer ids,
+ * interleaved (native, ours, native, ours...) over several rounds. Prints median MB/s and ratios.
+ *
+ * `npm run bench -- browser-json`
+ */
+import { bundleForBrowser, repoPath } from '../scripts/bundle-for-browser.js';
+import { launchBrowser } from '../test/e2e/browser.js';
+
+const ROUNDS = 9;
+const TARGET_BYTES = 6 * 1024 * 1024;
+
+/** A deterministic ~6 MB JSON array of orders; ids above 2^53 written as bare integers. */
+function makeDocument(): string {
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const bigId = () => (9007199254740993n + BigInt(Math.floor(rand() * 1e15)) * 10n).toString();
+  const names = ['Káva s sebou', 'Espresso "doppio"', 'Chléb\\kváskový', 'Zákusek – věneček', 'Pivo 0,5 l'];
+  const parts: string[] = [];
+  let bytes = 2;
+  for (let i = 0; bytes < TARGET_BYTES; i++) {
+    const text =
+      `{"id":${bigId()},"id_c":123456,"_t":"orders","_v":${1700000000000 + i},"_d":0,"pgx":"o-${i}",` +
+      `"id_shop":${bigId()},"id_cash_register":${bigId()},"id_shift":${bigId()},"id_employee":${bigId()},` +
+      `"id_employee_served":${bigId()},"id_park_location":${bigId()},"id_customer":${i % 3 ? bigId() : 'null'},` +
+      `"currency":"CZK","total_paid_tax_incl":${Math.floor(rand() * 5e6)},"total_paid_tax_excl":${Math.floor(rand() * 4e6)},` +
+      `"total_tip":0,"dine_in":${i % 2 === 0},"conversion_rate":1.0,"date_created":${1700000000000 + i * 1000},` +
+      `"date_canceled":null,"note":${JSON.stringify(names[i % names.length])},"short_code":"${String(i % 999).padStart(3, '0')}",` +
+      `"order_serial_number":${i},"_u_dyn":${1700000000000 + i}}`;
+    parts.push(text);
+    bytes += text.length + 1;
+  }
+  return `[${parts.join(',')}]`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const text = makeDocument();
+const bundle = await bundleForBrowser(`export { parseJson, stringifyJson } from ${JSON.stringify(repoPath('src/json/index.ts'))};`, 'posJson');
+const browser = await launchBrowser();
+try {
+  const page = await browser.context.newPage();
+  await page.goto('about:blank');
+  await page.addScriptTag({ content: bundle });
+  const times = await page.evaluate(
+    ({ text, rounds }) => {
+      const lib = (globalThis as unknown as { posJson: { parseJson(t: string): unknown; stringifyJson(v: unknown): string } }).posJson;
+      const out = { nativeParse: [] as number[], parse: [] as number[], nativeStringify: [] as number[], stringify: [] as number[], outBytes: 0 };
+      let parsed: unknown;
+      let native: unknown;
+      for (let r = 0; r < rounds; r++) {
+        let t = performance.now();
+        native = JSON.parse(text);
+        out.nativeParse.push(performance.now() - t);
+        t = performance.now();
+        parsed = lib.parseJson(text);
+        out.parse.push(performance.now() - t);
+        t = performance.now();
+        JSON.stringify(native);
+        out.nativeStringify.push(performance.now() - t);
+        t = performance.now();
+        out.outBytes = lib.stringifyJson(parsed).length;
+        out.stringify.push(performance.now() - t);
+      }
+      return out;
+    },
+    { text, rounds: ROUNDS },
+  );
+  const mb = text.length / 1e6;
+  const rate = (ms: number[]) => mb / (median(ms) / 1000);
+  const line = (label: string, ours: number[], native: number[]) =>
+    `${label.padEnd(24)} ours ${rate(ours).toFixed(0).padStart(5)} MB/s   native ${rate(native).toFixed(0).padStart(5)} MB/s   ratio ${(median(native) / median(ours)).toFixed(2)}x`;
+  console.log(`Chromium ${browser.context.browser()?.version() ?? ''}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds`);
+  console.log(line('parseJson vs JSON.parse', times.parse, times.nativeParse));
+  console.log(line('stringifyJson vs native', times.stringify, times.nativeStringify));
+} finally {
+  await browser.close();
+}
