@@ -4,7 +4,7 @@
  * algorithm. Tables without a documented table id get a private one here (the service must
  * compose their ids somehow; clients cannot, and must not guess).
  */
-import { TABLE_IDS, generateId } from '../ids/index.js';
+import { TABLE_IDS, createIdGenerator, type IdGenerator } from '../ids/index.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { Rng } from './rng.js';
@@ -47,15 +47,22 @@ export function composeId(ms: number, tableId: number, draw: number): bigint {
 }
 
 /**
- * A fresh id for a record of `table` created at `now`, drawn with `rng` through the shared
- * `generateId`; `taken` says whether an id is already used, and a clash moves to the next ms.
+ * The simulator's own id generator (the shared layer's, with the simulator's clock and seeded
+ * draws): one per simulator, so that neither other simulators in the process nor a client's
+ * ids move its clock.
  */
-export function newId(table: SimTable, now: number, rng: Rng, taken: (id: Id) => boolean): Id {
+export function simIdGenerator(now: () => number, rng: Rng): IdGenerator {
+  return createIdGenerator({ clock: now, random: () => rng.next() });
+}
+
+/**
+ * A fresh id for a record of `table`; `taken` says whether an id is already used (a client may
+ * have created it with its own id), in which case the generator's next id is tried.
+ */
+export function newId(generator: IdGenerator, table: SimTable, taken: (id: Id) => boolean): Id {
   const tableId = tableIdOf(table);
-  for (let ms = now; ; ms++) {
-    for (let attempt = 0; attempt < 8; attempt++) {
-      const id = generateId(tableId, { now: ms, random: () => rng.next() });
-      if (!taken(id)) return id;
-    }
+  for (;;) {
+    const id = generator.generate(tableId);
+    if (!taken(id)) return id;
   }
 }

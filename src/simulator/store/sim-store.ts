@@ -11,7 +11,8 @@ import { CollectionStore } from '../collection-store.js';
 import { IdIndex } from '../id-index.js';
 import { isHydration, type SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
-import { newId, type SimTable } from '../sim-ids.js';
+import type { IdGenerator } from '../../ids/index.js';
+import { newId, simIdGenerator, type SimTable } from '../sim-ids.js';
 import type { Tenant } from '../tenant/generate-tenant.js';
 import { OrderItems } from '../queries/order-items.js';
 import { PriceRows } from '../queries/price-rows.js';
@@ -46,6 +47,7 @@ export class SimStore {
   readonly ledger: StockLedger;
   private readonly stores: Record<SimTable, CollectionStore>;
   private readonly activity: Activity;
+  private readonly ids: IdGenerator;
   private activityFailure: unknown;
 
   constructor(
@@ -60,6 +62,7 @@ export class SimStore {
       stores[name] = new CollectionStore(name, new IdIndex(table.keys, table.versions), table.generated);
     }
     this.stores = stores;
+    this.ids = simIdGenerator(() => clock.now(), rng);
     this.prices = new PriceRows(stores.product_price_matrix);
     this.items = new OrderItems(stores.order_details);
     this.ledger = new StockLedger(stores.stock_history);
@@ -189,7 +192,7 @@ export class SimStore {
     const { collection, fields } = write;
     const store = this.stores[collection];
     const stamp = this.clock.stamp();
-    const id = write.id ?? newId(collection, stamp, this.rng, (candidate) => store.has(candidate));
+    const id = write.id ?? newId(this.ids, collection, (candidate) => store.has(candidate));
     const existing = store.get(id);
     let deleted = typeof fields._d === 'number' ? fields._d : 0;
     const record: SimRecord = { id, id_c: this.idC, _t: collection, _v: stamp, _d: deleted, pgx: `${this.idC}:${id}` };

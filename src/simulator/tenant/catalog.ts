@@ -75,8 +75,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     const version = Math.max(edited, deleted);
     products.versions[p] = version;
     const barcode = goods || rng.chance(0.3) ? ean13(rng) : null;
-    return {
-      ...commonFields(products, p, idC, deleted),
+    return Object.assign(commonFields(products, p, idC, deleted), {
       name,
       date_updated: version,
       quantity_multiple: 1,
@@ -120,7 +119,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
       tags: rng.chance(0.1) ? 'novinka' : null,
       description_short: rng.chance(0.3) ? `${name} – oblíbená položka.` : null,
       internal_extra: null,
-    };
+    });
   });
 
   const rows = planPriceRows(ctx, times, basePrice);
@@ -132,8 +131,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     const excl = Math.round(price / tax);
     const rng = ctx.rng('product_price_matrix', m);
     const next = rows.next[m] as number;
-    return {
-      ...commonFields(ppm, m, idC),
+    return Object.assign(commonFields(ppm, m, idC), {
       id_product: products.id(p),
       date_starts: rows.times[m] as number,
       currency: 'CZK',
@@ -153,7 +151,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
       id_shop: '0',
       id_warehouse: '0',
       date_expires: next < 0 ? null : (rows.times[next] as number),
-    };
+    });
   });
 
   return {

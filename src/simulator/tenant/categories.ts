@@ -67,8 +67,7 @@ export function generateCategories(ctx: TenantContext): Categories {
     const r = ctx.rng('categories', k);
     const p = parent[k] as number;
     const before = previousSibling[k] as number;
-    const record: SimRecord = {
-      ...commonFields(table, k, ctx.idC),
+    const record: SimRecord = Object.assign(commonFields(table, k, ctx.idC), {
       visible: true,
       name: names[k] as string,
       category_bitmask: 0,
@@ -78,7 +77,7 @@ export function generateCategories(ctx: TenantContext): Categories {
       id_category_parent: p < 0 ? '0' : table.id(p),
       id_shop: '0',
       color: r.pick([0, 0xff5722, 0x4caf50, 0x2196f3, 0x9c27b0]),
-    };
+    });
     if (p >= 0) {
       record.margin_minimal_rate = r.chance(0.5) ? null : r.int(10, 40) * 1000;
       record.margin = r.chance(0.5) ? null : r.int(20, 70) * 1000;

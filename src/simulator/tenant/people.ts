@@ -58,8 +58,7 @@ function employee(ctx: TenantContext, table: TableData, e: number): SimRecord {
   const left = e >= 3 && rng.chance(0.15);
   const leftAt = left ? Math.min(ctx.to, (table.times[e] as number) + rng.int(30, 700) * DAY) : 0;
   if (left) table.versions[e] = leftAt;
-  return {
-    ...commonFields(table, e, ctx.idC),
+  return Object.assign(commonFields(table, e, ctx.idC), {
     name: `${first} ${last}`,
     visible: !left,
     visible_cash_register: !left,
@@ -76,7 +75,7 @@ function employee(ctx: TenantContext, table: TableData, e: number): SimRecord {
     barcode: rng.chance(0.5) ? `29${String(100000 + e).padStart(10, '0')}` : null,
     email: rng.chance(0.5) ? `${ascii(first)}.${ascii(last)}@firma.cz` : null,
     date_expires: left ? leftAt : null,
-  };
+  });
 }
 
 function customer(ctx: TenantContext, table: TableData, c: number, deletedAt: Float64Array): SimRecord {
@@ -90,8 +89,7 @@ function customer(ctx: TenantContext, table: TableData, c: number, deletedAt: Fl
   const version = Math.max(edited, deleted);
   table.versions[c] = version;
   const place = rng.pick(PLACES);
-  return {
-    ...commonFields(table, c, ctx.idC, deleted),
+  return Object.assign(commonFields(table, c, ctx.idC, deleted), {
     company,
     firstname: rng.chance(0.95) ? first : null,
     lastname: last,
@@ -122,5 +120,5 @@ function customer(ctx: TenantContext, table: TableData, c: number, deletedAt: Fl
     price_group: rng.chance(0.8) ? 'A' : rng.chance(0.5) ? 'B' : 'C',
     price_discount: rng.chance(0.1) ? 5000 : 0,
     date_updated: edited,
-  };
+  });
 }

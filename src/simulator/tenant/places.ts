@@ -49,45 +49,41 @@ export function generatePlaces(ctx: TenantContext): Places {
   shops.eager((s) => {
     const rng = ctx.rng('shops', s);
     const place = placeOf(s);
-    return {
-      ...commonFields(shops, s, idC),
+    return Object.assign(commonFields(shops, s, idC), {
       visible: true,
       currency: currencyOfShop(s),
       name: `${rng.pick(SHOP_KINDS)} ${place.split(' – ').pop() ?? place}`,
       location_name: place,
       bitmask: 0,
-    };
+    });
   });
-  warehouses.eager((w) => ({
-    ...commonFields(warehouses, w, idC),
+  warehouses.eager((w) => (Object.assign(commonFields(warehouses, w, idC), {
     name: w === 0 ? 'Centrální sklad' : `Sklad ${placeOf(shopOfWarehouse(w))}${w > S ? ` ${w}` : ''}`,
     shared: w === 0,
     visible: true,
     warehouse_bitmask: 0,
-  }));
+  })));
   registers.eager((r): SimRecord => {
     const s = r % S;
-    return {
-      ...commonFields(registers, r, idC),
+    return Object.assign(commonFields(registers, r, idC), {
       visible: true,
       name: `Pokladna ${Math.floor(r / S) + 1}`,
       location_name: placeOf(s),
       cash_register_type: r % 4 === 3 ? 1 : 0,
       bitmask: 0,
       id_shop: shops.id(s),
-    };
+    });
   });
   parks.eager((p) => {
     const s = p % S;
     const n = Math.floor(p / S) + 1;
-    return {
-      ...commonFields(parks, p, idC),
+    return Object.assign(commonFields(parks, p, idC), {
       name: n % 5 === 0 ? `Terasa ${n / 5}` : n % 7 === 0 ? `Bar ${n / 7}` : `Stůl ${n}`,
       id_shop: shops.id(s),
       visible: true,
       node_sort: n,
       capacity: 2 + (n % 4) * 2,
-    };
+    });
   });
 
   return {

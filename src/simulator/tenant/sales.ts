@@ -153,8 +153,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
     if (closedAt !== null) shifts.versions[s] = closedAt;
     const sr = ctx.rng('shifts', s);
     const cashStart = sr.int(2, 10) * 1_000_000;
-    return {
-      ...commonFields(shifts, s, idC),
+    return Object.assign(commonFields(shifts, s, idC), {
       id_cash_register: places.cash_registers.id(r),
       id_shop: places.shops.id(places.shopOfRegister(r)),
       id_employee: people.employees.id(shiftEmployee[s] as number),
@@ -164,7 +163,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
       cash_end: closedAt === null ? null : cashStart + sr.int(0, 40) * 100_000,
       shift_number: s + 1,
       note: null,
-    };
+    });
   });
 
   orders.generated = {

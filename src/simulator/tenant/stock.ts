@@ -98,8 +98,7 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
     const shop = places.shopOfRegister(r);
     const sr = ctx.rng('stockup', u);
     const t = stockupTimes[u] as number;
-    return {
-      ...commonFields(stockups, u, idC),
+    return Object.assign(commonFields(stockups, u, idC), {
       id_cash_register: places.cash_registers.id(r),
       id_employee: people.employees.id(people.employeeAt(t, sr)),
       id_shop: places.shops.id(shop),
@@ -110,7 +109,7 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
       date_stocked: t,
       note: sr.chance(0.2) ? 'Dodávka – kontrola kvality OK' : null,
       invoice_number: sr.chance(0.8) ? `FV-${new Date(t).getUTCFullYear()}-${String(u + 1).padStart(4, '0')}` : null,
-    };
+    });
   });
 
   const warehouseId = (h: number): string => places.warehouses.id(warehouse[h] as number);

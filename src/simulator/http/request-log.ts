@@ -1,0 +1,102 @@
+/**
+ * What reached the simulator: a counter per route (`"GET /orders"`, `"POST /products"`,
+ * `"GET /products/:id"`), a bounded log of recent requests (method, path, query, status, bytes,
+ * headers without Authorization), and how many times each record id arrived in a POST that was
+ * applied, for "exactly once" checks.
+ */
+import type { Id } from '../../ids/id.js';
+
+/** One logged request. */
+export interface LoggedRequest {
+  /** 1, 2, 3... in arrival order. */
+  seq: number;
+  method: string;
+  /** Path as requested (with the base path), without the query. */
+  path: string;
+  /** Route pattern, e.g. `GET /orders/latest/:id_cash_register`; `GET (unknown)` when none matched. */
+  route: string;
+  query: Record<string, string>;
+  /** Request headers, lower-case names, Authorization left out. */
+  headers: Record<string, string>;
+  /** Status sent; 0 when the connection was dropped. */
+  status: number;
+  /** Bytes of the response body sent. */
+  bytes: number;
+  /** A fault injected into this request, if any. */
+  fault?: 'rate_limited' | 'error' | 'dropped' | 'truncated';
+  /** Records a POST stored: ids in body order and which of them were created. */
+  written?: { collection: string; ids: Id[]; created: Id[] };
+}
+
+/** Counters and recent requests. */
+export class RequestLog {
+  private readonly entries: LoggedRequest[] = [];
+  private readonly perRoute = new Map<string, number>();
+  private readonly posted = new Map<string, number>();
+  private seq = 0;
+
+  /** @param capacity - how many recent requests to keep (older ones drop off; counters keep counting) */
+  constructor(private readonly capacity = 1000) {}
+
+  /** Adds a finished request. */
+  add(entry: Omit<LoggedRequest, 'seq'>): LoggedRequest {
+    const logged: LoggedRequest = { seq: ++this.seq, ...entry };
+    this.entries.push(logged);
+    if (this.entries.length > this.capacity) this.entries.shift();
+    this.perRoute.set(entry.route, (this.perRoute.get(entry.route) ?? 0) + 1);
+    if (entry.written) {
+      for (const id of entry.written.ids) {
+        const key = `${entry.written.collection}/${id}`;
+        this.posted.set(key, (this.posted.get(key) ?? 0) + 1);
+      }
+    }
+    return logged;
+  }
+
+  /** Requests of one route (e.g. `"POST /orders"`), or all requests when none is given. */
+  count(route?: string): number {
+    if (route === undefined) return this.seq;
+    return this.perRoute.get(route) ?? 0;
+  }
+
+  /** Counts per route. */
+  counts(): Record<string, number> {
+    return Object.fromEntries(this.perRoute);
+  }
+
+  /** The most recent requests, oldest first (at most `n`). */
+  recent(n = this.capacity): LoggedRequest[] {
+    return this.entries.slice(-n);
+  }
+
+  /** The last request, if any. */
+  last(): LoggedRequest | undefined {
+    return this.entries[this.entries.length - 1];
+  }
+
+  /** Headers of the last request (without Authorization). */
+  lastHeaders(): Record<string, string> | undefined {
+    return this.last()?.headers;
+  }
+
+  /** How many applied POSTs carried the record `id` of `collection` (creates and updates). */
+  timesPosted(collection: string, id: Id): number {
+    return this.posted.get(`${collection}/${id}`) ?? 0;
+  }
+
+  /** Every record id POSTed to `collection` with how many times it arrived. */
+  postedIds(collection: string): Map<Id, number> {
+    const out = new Map<Id, number>();
+    const prefix = `${collection}/`;
+    for (const [key, n] of this.posted) if (key.startsWith(prefix)) out.set(key.slice(prefix.length), n);
+    return out;
+  }
+
+  /** Forgets everything (counters too). */
+  clear(): void {
+    this.entries.length = 0;
+    this.perRoute.clear();
+    this.posted.clear();
+    this.seq = 0;
+  }
+}
