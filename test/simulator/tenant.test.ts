@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/ids/index.js';
+import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
+import { validateWrite } from '../../src/schema/index.js';
+import { SIZE_PRESETS, createSimulator, type SimRecord, type Simulator } from '../../src/simulator/index.js';
+import { PRIVATE_TABLE_IDS } from '../../src/simulator/sim-ids.js';
+import { TABLE_IDS } from '../../src/ids/index.js';
+
+/** Where each reference field points. */
+const TARGET: Record<string, string> = {
+  id_shop: 'shops',
+  id_cash_register: 'cash_registers',
+  id_shift: 'shifts',
+  id_employee: 'employees',
+  id_employee_served: 'employees',
+  id_park_location: 'park_locations',
+  id_customer: 'customers',
+  id_order: 'orders',
+  id_product: 'products',
+  id_record: 'products',
+  id_category: 'categories',
+  id_category_parent: 'categories',
+  id_category_sort_after: 'categories',
+  id_warehouse: 'warehouses',
+  id_stockup: 'stockup',
+  id_order_details_parent: 'order_details',
+  id_canceled_order: 'orders',
+  id_superseded: 'orders',
+};
+/** References to tables the service does not expose: always "none". */
+const NONE_ONLY = new Set(['id_address_invoice', 'id_tax_report', 'id_address_delivery', 'id_shipping', 'id_exec_rule', 'id_tax_rules_group', 'id_global_product_code', 'id_discount_group', 'id_supplier']);
+/** References that must point at a record (the spec lists them as required). */
+const REQUIRED: Partial<Record<CollectionName, string[]>> = {
+  orders: ['id_shop', 'id_cash_register', 'id_shift', 'id_employee', 'id_employee_served'],
+  order_details: ['id_order', 'id_shop', 'id_cash_register', 'id_shift', 'id_product', 'id_category', 'id_employee', 'id_warehouse'],
+  stock_history: ['id_employee', 'id_shop', 'id_warehouse', 'id_record', 'id_cash_register'],
+  transactions: ['id_employee', 'id_shop', 'id_order', 'id_shift', 'id_cash_register'],
+  stockup: ['id_cash_register', 'id_employee', 'id_shop', 'id_warehouse'],
+  product_price_matrix: ['id_product'],
+  cash_registers: ['id_shop'],
+  shifts: ['id_cash_register', 'id_shop', 'id_employee'],
+  products: ['id_category'],
+};
+
+type Tables = Record<string, Map<string, SimRecord>>;
+
+function snapshot(sim: Simulator): Tables {
+  const tables: Tables = {};
+  for (const name of [...COLLECTIONS, 'categories'] as const) tables[name] = new Map(sim.store.list(name).map((r) => [r.id as string, r]));
+  return tables;
+}
+
+function integrityProblems(tables: Tables): string[] {
+  const problems: string[] = [];
+  for (const [table, records] of Object.entries(tables)) {
+    for (const record of records.values()) {
+      for (const [field, value] of Object.entries(record)) {
+        if (!field.startsWith('id_') || field === 'id_c' || field === 'id_payment') continue;
+        const none = value === null || value === '0';
+        if (NONE_ONLY.has(field)) {
+          if (!none) problems.push(`${table}.${field} = ${String(value)} should be none`);
+          continue;
+        }
+        const target = TARGET[field];
+        if (!target) {
+          problems.push(`${table}.${field}: unknown reference field`);
+          continue;
+        }
+        if (none) {
+          if (REQUIRED[table as CollectionName]?.includes(field)) problems.push(`${table} ${String(record.id)}: ${field} is required`);
+          continue;
+        }
+        if (!tables[target]?.has(value as string)) problems.push(`${table} ${String(record.id)}: ${field} ${String(value)} is not a ${target} record`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Facts that must agree across tables: an item's register is its order's, and so on. */
+function consistencyProblems(t: Tables): string[] {
+  const problems: string[] = [];
+  const orders = t.orders as Map<string, SimRecord>;
+  for (const d of t.order_details?.values() ?? []) {
+    const order = orders.get(d.id_order as string);
+    if (order && (order.id_cash_register !== d.id_cash_register || order.id_shift !== d.id_shift)) problems.push(`item ${String(d.id)} is not at its order's register and shift`);
+  }
+  for (const o of orders.values()) {
+    const shift = t.shifts?.get(o.id_shift as string);
+    const register = t.cash_registers?.get(o.id_cash_register as string);
+    if (shift?.id_cash_register !== o.id_cash_register) problems.push(`order ${String(o.id)} is not in a shift of its register`);
+    if (register?.id_shop !== o.id_shop) problems.push(`order ${String(o.id)} is not in its register's shop`);
+  }
+  for (const x of t.transactions?.values() ?? []) {
+    const order = orders.get(x.id_order as string);
+    if (order?.id_cash_register !== x.id_cash_register) problems.push(`payment ${String(x.id)} is not at its order's register`);
+  }
+  for (const h of t.stock_history?.values() ?? []) {
+    if (h.id_order !== null && orders.get(h.id_order as string)?.id_cash_register !== h.id_cash_register) problems.push(`stock row ${String(h.id)} is not at its order's register`);
+  }
+  return problems;
+}
+
+describe('generated tenant', () => {
+  for (const size of ['tiny', 'small', 'medium'] as const) {
+    it(`keeps referential integrity at size ${size}`, async () => {
+      const sim = await createSimulator({ size, seed: 11 });
+      try {
+        const tables = snapshot(sim);
+        for (const name of COLLECTIONS) expect(tables[name]?.size, name).toBe(SIZE_PRESETS[size][name]);
+        expect(integrityProblems(tables).slice(0, 5)).toEqual([]);
+        expect(consistencyProblems(tables).slice(0, 5)).toEqual([]);
+      } finally {
+        await sim.close();
+      }
+    });
+  }
+
+  describe('at size small', () => {
+    let sim: Simulator;
+    let tables: Tables;
+    beforeAll(async () => {
+      sim = await createSimulator({ size: 'small', seed: 5 });
+      tables = snapshot(sim);
+    });
+    afterAll(async () => {
+      await sim.close();
+    });
+
+    it('has records valid for their write schema', () => {
+      const failures: string[] = [];
+      for (const name of COLLECTIONS) {
+        for (const record of tables[name]?.values() ?? []) {
+          try {
+            validateWrite(name, record, { now: sim.store.now() });
+          } catch (error) {
+            failures.push(`${name} ${String(record.id)}: ${(error as Error).message}`);
+          }
+        }
+      }
+      expect(failures.slice(0, 5)).toEqual([]);
+    });
+
+    it('composes ids from creation time and table id, multiples of 10, spread over years', () => {
+      for (const name of [...COLLECTIONS, 'categories'] as const) {
+        const tableId = (TABLE_IDS as Record<string, number>)[name] ?? (PRIVATE_TABLE_IDS as Record<string, number>)[name];
+        for (const record of tables[name]?.values() ?? []) {
+          const parts = decodeId(record.id as string);
+          expect(parts.tableId, name).toBe(tableId);
+          expect(BigInt(record.id as string) % 10n).toBe(0n);
+          if (typeof record.date_created === 'number') expect(parts.createdAt).toBe(record.date_created);
+        }
+      }
+      const created = [...(tables.orders?.values() ?? [])].map((o) => o.date_created as number);
+      expect(Math.max(...created) - Math.min(...created)).toBeGreaterThan(2 * 365 * 86_400_000);
+      const ids = [...(tables.orders?.keys() ?? [])].map(BigInt);
+      expect(ids.some((id) => id > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+      expect(ids.some((id) => id <= BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+    });
+
+    it('stamps every generated _v before the clock start, never before creation', () => {
+      for (const name of COLLECTIONS) {
+        for (const record of tables[name]?.values() ?? []) {
+          expect(record._v as number).toBeLessThan(sim.store.now());
+          if (typeof record.date_created === 'number') expect(record._v as number).toBeGreaterThanOrEqual(record.date_created);
+        }
+      }
+    });
+
+    it('looks like a real tenant: unicode names, nulls, e-mails, barcodes, deletions, a deep category tree', () => {
+      const customers = [...(tables.customers?.values() ?? [])];
+      expect(customers.some((c) => /[ěščřžýáíéůú]/i.test(`${String(c.firstname)} ${String(c.lastname)}`))).toBe(true);
+      expect(customers.some((c) => c.email === null)).toBe(true);
+      expect(customers.filter((c) => typeof c.email === 'string').every((c) => /^[a-z0-9.]+@[a-z.]+$/.test(c.email as string))).toBe(true);
+      expect(customers.some((c) => typeof c.barcode === 'string')).toBe(true);
+      expect(customers.some((c) => c._d !== 0)).toBe(true);
+      const products = [...(tables.products?.values() ?? [])];
+      const deleted = products.filter((p) => p._d !== 0);
+      expect(deleted.length).toBeGreaterThan(0);
+      expect(deleted.every((p) => p.visible === false)).toBe(true);
+      expect(products.every((p) => typeof p.pgx === 'string' && p.id_c === sim.store.idC)).toBe(true);
+      const depth = (node: { children: unknown[] }): number => 1 + Math.max(0, ...node.children.map((c) => depth(c as { children: unknown[] })));
+      expect(Math.max(...sim.store.categories().map(depth))).toBeGreaterThanOrEqual(3);
+      expect([...(tables.orders?.values() ?? [])].every((o) => typeof o._u_dyn === 'number')).toBe(true);
+    });
+
+    it('bills order totals as the sum of their items', () => {
+      const totals = new Map<string, number>();
+      for (const d of tables.order_details?.values() ?? []) {
+        totals.set(d.id_order as string, (totals.get(d.id_order as string) ?? 0) + Math.round((d.product_price_billed_tax_incl as number) * (d.product_quantity as number)));
+      }
+      for (const o of tables.orders?.values() ?? []) expect(o.total_paid_tax_incl, String(o.id)).toBe(totals.get(o.id as string) ?? 0);
+    });
+  });
+
+  it('gives the same data for the same seed and different data for another', async () => {
+    const a = await createSimulator({ size: 'small', seed: 42 });
+    const b = await createSimulator({ size: 'small', seed: 42 });
+    const c = await createSimulator({ size: 'small', seed: 43 });
+    try {
+      for (const name of ['orders', 'customers', 'stock_history', 'product_price_matrix'] as const) {
+        expect(JSON.stringify(a.store.list(name))).toBe(JSON.stringify(b.store.list(name)));
+      }
+      expect(JSON.stringify(a.store.list('orders'))).not.toBe(JSON.stringify(c.store.list('orders')));
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+
+  it('honours exact custom counts, scaling children of a given parent', async () => {
+    const sim = await createSimulator({ size: { orders: 300, products: 50 } });
+    try {
+      expect(sim.store.count('orders')).toBe(300);
+      expect(sim.store.count('order_details')).toBe(750);
+      expect(sim.store.count('product_price_matrix')).toBe(65);
+      expect(sim.store.count('shops')).toBe(SIZE_PRESETS.tiny.shops);
+      expect(integrityProblems(snapshot(sim)).slice(0, 5)).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('refuses counts that cannot make a coherent tenant', async () => {
+    await expect(createSimulator({ size: { shops: 0 } })).rejects.toThrow(/shops/);
+    await expect(createSimulator({ size: { shifts: 2 } })).rejects.toThrow(/shifts/);
+    await expect(createSimulator({ size: { orders: 0, transactions: 5 } })).rejects.toThrow(/transactions/);
+    await expect(createSimulator({ size: { bogus: 1 } as never })).rejects.toThrow(/bogus/);
+  });
+});
