@@ -46,7 +46,8 @@ const ordersPerSecond = Number(values['orders-per-second']);
 if (!Number.isFinite(ordersPerSecond) || ordersPerSecond < 0) fail('--orders-per-second must be a number >= 0');
 
 process.stdout.write(`Starting the simulator (${size}) and building ${TITLES[app]}…\n`);
-const sim = await createSimulator({ port: 0, size, seed, activity: ordersPerSecond > 0 ? { ordersPerSecond } : false });
+// The simulator's clock runs from now, so the app's "today" and sale times read naturally.
+const sim = await createSimulator({ port: 0, size, seed, clock: { start: Date.now() }, activity: ordersPerSecond > 0 ? { ordersPerSecond } : false });
 const root = await buildExample(app);
 // A tenant per run keeps this run's data apart from an earlier run's in the browser.
 const server = await createAppServer({

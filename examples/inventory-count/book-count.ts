@@ -19,6 +19,8 @@ export interface CountContext {
 export interface BookedCount {
   stockupId: string;
   rowIds: string[];
+  /** `quanity` booked per product id. */
+  corrections: Record<string, number>;
 }
 
 /**
@@ -50,9 +52,11 @@ export async function bookCount(
       total_product_purchase_unit_price_tax_excl: null,
     });
     const rowIds: string[] = [];
+    const corrections: Record<string, number> = {};
     for (const productId of products) {
       const counted = session.counts[productId] ?? 0;
       const wanted = expected[productId] ?? 0;
+      corrections[productId] = Math.round((counted - wanted) * 1000) / 1000;
       rowIds.push(
         await mirror.save('stock_history', {
           ...common,
@@ -60,12 +64,12 @@ export async function bookCount(
           id_stockup: stockupId,
           stock_type: COUNT_STOCK_TYPE,
           stock_history_type: COUNT_STOCK_HISTORY_TYPE,
-          quanity: Math.round((counted - wanted) * 1000) / 1000,
+          quanity: corrections[productId],
           date_stocked: now,
           note: `Counted ${counted}, expected ${wanted}`,
         }),
       );
     }
-    return { stockupId, rowIds };
+    return { stockupId, rowIds, corrections };
   });
 }

@@ -4,7 +4,7 @@ import type { Mirror, StoredRecord } from '../shared/library.js';
 import type { GatedClient } from '../shared/token-gate.js';
 import { bookCount } from './book-count.js';
 import { addCount, clearSession, loadSession, saveSession, setCount, type CountSession } from './count-session.js';
-import { cachedExpected, refreshExpected, type ExpectedStock } from './expected-stock.js';
+import { cachedExpected, expectedQuantities, recordBookedCount, refreshExpected, type ExpectedStock } from './expected-stock.js';
 import type { CountSetup } from './setup-view.js';
 
 /** Everything the count screen needs. */
@@ -36,11 +36,12 @@ export async function findProduct(mirror: Mirror, code: string): Promise<StoredR
 export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
   const { mirror, setup, scope, locale } = ctx;
   let session: CountSession = loadSession(scope, setup.warehouseId);
-  let expected: ExpectedStock | undefined = cachedExpected(scope, setup.warehouseId);
+  let expected: ExpectedStock = cachedExpected(scope, setup.warehouseId);
+  let waiting = new Set<unknown>();
   const disposers: (() => void)[] = [];
 
   const scan = h('input', { class: 'big', placeholder: 'Scan or type a barcode, EAN or name', autocomplete: 'off', 'data-test': 'scan' });
-  const feedback = h('div', { class: 'feedback', 'data-test': 'scan-feedback', 'aria-live': 'polite' });
+  const feedback = h('div', { class: 'feedback', 'data-test': 'scan-feedback', 'aria-live': 'polite' }, h('span', { class: 'muted' }, 'Each scan adds one. Press Enter after typing a code. Works without network.'));
   const summary = h('div', { class: 'card summary' });
   const table = h('div', { class: 'card counted' });
   const history = h('div', { class: 'card history' });
@@ -72,7 +73,7 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
 
   const refresh = async () => {
     try {
-      expected = await refreshExpected(ctx.client, scope, setup.warehouseId);
+      expected = await refreshExpected(ctx.client, scope, setup.warehouseId, async (id) => !(await waitingCounts(mirror)).has(id));
     } catch {
       // Offline or no token yet: the cached report (if any) stays in use.
     }
@@ -83,11 +84,12 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
     const products = Object.keys(session.counts);
     if (products.length === 0) return;
     try {
-      const booked = await bookCount(mirror, session, expected?.quantities ?? {}, {
+      const booked = await bookCount(mirror, session, expectedQuantities(expected), {
         idEmployee: setup.employeeId,
         idShop: await shopOf(mirror, setup.registerId),
         idCashRegister: setup.registerId,
       });
+      expected = recordBookedCount(scope, setup.warehouseId, { stockupId: booked.stockupId, corrections: booked.corrections });
       clearSession(scope, setup.warehouseId);
       session = loadSession(scope, setup.warehouseId);
       feedback.className = 'feedback ok';
@@ -103,7 +105,7 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
   const drawCounts = async () => {
     const ids = session.order;
     const products = await mirror.db.products.bulkGet(ids);
-    const exp = expected?.quantities ?? {};
+    const exp = expectedQuantities(expected);
     const units = ids.reduce((s, id) => s + (session.counts[id] ?? 0), 0);
     const differences = ids.filter((id) => (session.counts[id] ?? 0) !== (exp[id] ?? 0)).length;
     replace(
@@ -113,7 +115,9 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
         figure('Units counted', units.toLocaleString(locale), 'count-units'),
         figure('Differences', String(differences), 'count-differences')),
       h('div', { class: 'muted small expected-note', 'data-test': 'expected-note' },
-        expected ? `Expected quantities from the stock report of ${dateTime(expected.fetchedAt, locale)}, kept on this device.` : 'No stock report on this device yet: connect once to download it.'),
+        expected.fetchedAt === undefined
+          ? 'No stock report on this device yet: connect once to download it.'
+          : `Expected quantities from the stock report of ${dateTime(expected.fetchedAt, locale)}, kept on this device${expected.unreported.length ? `, with ${expected.unreported.length} count${expected.unreported.length === 1 ? '' : 's'} booked since` : ''}.`),
       h('div', { class: 'actions' },
         h('button', { class: 'primary', 'data-test': 'finish', disabled: ids.length === 0, onclick: () => void finish() }, 'Finish count'),
         h('button', { onclick: () => void refresh(), 'data-test': 'refresh-expected' }, 'Refresh report'),
@@ -151,7 +155,11 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
   };
 
   const historySub = mirror.live(() => loadHistory(mirror, setup.warehouseId)).subscribe({
-    next: (rows) =>
+    next: (rows) => {
+      // A count that just reached the server: fetch the report again, which now includes it.
+      const nowWaiting = new Set<unknown>(rows.filter((r) => r.waiting).map((r) => r.stockup.id));
+      if (rows.some((r) => waiting.has(r.stockup.id) && !r.waiting)) void refresh();
+      waiting = nowWaiting;
       replace(history,
         h('div', { class: 'card-head' }, h('h2', null, 'Counts of this warehouse')),
         rows.length === 0
@@ -162,7 +170,8 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
                   h('tr', { 'data-test': 'booked-count', 'data-stockup-id': stockup.id },
                     h('td', { class: 'num' }, dateTime(stockup.date_stocked, locale)),
                     h('td', null, String(stockup.note ?? '')),
-                    h('td', { class: 'right' }, waiting ? badge('Waiting to send', 'warn', 'booked-state') : badge('On the server', 'ok', 'booked-state'))))))),
+                    h('td', { class: 'right' }, waiting ? badge('Waiting to send', 'warn', 'booked-state') : badge('On the server', 'ok', 'booked-state')))))));
+    },
     error: () => undefined,
   });
   disposers.push(() => historySub.unsubscribe());
@@ -189,16 +198,17 @@ async function shopOf(mirror: Mirror, registerId: string): Promise<string> {
   return typeof register?.id_shop === 'string' ? register.id_shop : '0';
 }
 
-async function loadHistory(mirror: Mirror, warehouseId: string): Promise<{ stockup: StoredRecord; waiting: boolean }[]> {
-  const [stockups, outbox] = await Promise.all([
-    mirror.db.stockup.filter((s) => s.id_warehouse === warehouseId && typeof s.note === 'string' && s.note.startsWith('Inventory count')).toArray(),
-    mirror.db._sync_outbox.where('collection').anyOf('stockup', 'stock_history').toArray(),
-  ]);
-  // A count is waiting while its stock-up or any of its rows is not yet on the server.
+/** Stock-ups whose count is not wholly on the server: the stock-up or one of its rows waits in the outbox. */
+async function waitingCounts(mirror: Mirror): Promise<Set<unknown>> {
+  const outbox = await mirror.db._sync_outbox.where('collection').anyOf('stockup', 'stock_history').toArray();
   const rows = await mirror.db.stock_history.bulkGet(outbox.filter((e) => e.collection === 'stock_history').map((e) => e.id));
-  const waitingStockups = new Set<unknown>([
-    ...outbox.filter((e) => e.collection === 'stockup').map((e) => e.id),
-    ...rows.map((r) => r?.id_stockup),
+  return new Set<unknown>([...outbox.filter((e) => e.collection === 'stockup').map((e) => e.id), ...rows.map((r) => r?.id_stockup)]);
+}
+
+async function loadHistory(mirror: Mirror, warehouseId: string): Promise<{ stockup: StoredRecord; waiting: boolean }[]> {
+  const [stockups, waitingStockups] = await Promise.all([
+    mirror.db.stockup.filter((s) => s.id_warehouse === warehouseId && typeof s.note === 'string' && s.note.startsWith('Inventory count')).toArray(),
+    waitingCounts(mirror),
   ]);
   const stamp = (s: StoredRecord) => (typeof s.date_stocked === 'number' ? s.date_stocked : 0);
   return stockups

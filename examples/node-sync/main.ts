@@ -29,7 +29,13 @@ async function main(): Promise<number> {
 
   const sim = options.baseUrl
     ? undefined
-    : await createSimulator({ size: options.size, seed: options.seed, activity: options.ordersPerSecond > 0 ? { ordersPerSecond: options.ordersPerSecond } : false });
+    : await createSimulator({
+        size: options.size,
+        seed: options.seed,
+        // The simulator's clock runs from now, so "today" and sale times read as a person expects.
+        clock: { start: Date.now() },
+        activity: options.ordersPerSecond > 0 ? { ordersPerSecond: options.ordersPerSecond } : false,
+      });
   const baseUrl = options.baseUrl ?? sim!.baseUrl;
   const token = options.token ?? sim!.token;
   process.stderr.write(sim ? `Started a simulator (${options.size}, seed ${options.seed}) at ${baseUrl}\n` : `Mirroring ${baseUrl}\n`);

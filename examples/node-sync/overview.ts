@@ -28,7 +28,7 @@ export async function readOverview(mirror: Mirror, now: number, locale?: string)
         .filter((o) => isLive(o) && !o.date_canceled)
         .toArray();
       return {
-        name: String(register.name ?? register.id),
+        name: `${String(shops.find((s) => s.id === register.id_shop)?.name ?? '')} · ${String(register.name ?? register.id)}`,
         salesToday: today.length,
         takingsToday: formatMoney(today.reduce((s, o) => s + paid(o), 0), currency, locale),
         lastOrderAt: typeof latest?.date_created === 'number' ? latest.date_created : undefined,
@@ -41,7 +41,7 @@ export async function readOverview(mirror: Mirror, now: number, locale?: string)
 
 /** The overview as a text table. */
 export function formatOverview(lines: RegisterLine[], now: number, locale?: string): string {
-  const time = (ms: number | undefined) => (ms === undefined ? '—' : new Date(ms).toLocaleTimeString(locale, { hour12: false }));
+  const time = (ms: number | undefined) => (ms === undefined ? '—' : new Date(ms).toLocaleTimeString(locale, { hourCycle: 'h23' }));
   const rows = [['Register', 'Sales today', 'Takings today', 'Last sale', 'Last total'], ...lines.map((l) => [l.name, String(l.salesToday), l.takingsToday, time(l.lastOrderAt), l.lastOrderTotal])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const render = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');

@@ -79,7 +79,7 @@ function conflictCard(mirror: Mirror, row: ConflictRow, locale: string | undefin
               show(field, value, locale))
           : show(field, value, locale));
     return h('tr', { class: conflicting ? 'conflicting' : undefined, 'data-test': 'conflict-field', 'data-field': field },
-      h('th', { scope: 'row' }, label(field), !conflicting && h('div', { class: 'muted small' }, 'changed on one side')),
+      h('th', { scope: 'row' }, label(field), !conflicting && h('div', { class: 'muted small' }, same(row.local?.[field], row.base?.[field]) ? 'changed on the server' : 'changed here')),
       choice('local', row.local?.[field]),
       choice('server', row.server?.[field]));
   });

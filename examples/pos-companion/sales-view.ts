@@ -29,7 +29,8 @@ export async function loadRegisterSales(mirror: Mirror, now: number): Promise<Re
   const [registers, shops] = await Promise.all([db.cash_registers.toArray(), db.shops.toArray()]);
   const startOfDay = new Date(now);
   startOfDay.setHours(0, 0, 0, 0);
-  const live = registers.filter((r) => isLive(r)).sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  const shopName = (r: StoredRecord) => String(shops.find((s) => s.id === r.id_shop)?.name ?? '');
+  const live = registers.filter((r) => isLive(r)).sort((a, b) => shopName(a).localeCompare(shopName(b)) || String(a.name).localeCompare(String(b.name)));
   return Promise.all(
     live.map(async (register) => {
       const [orders, today] = await Promise.all([
@@ -68,12 +69,17 @@ export function salesView(el: HTMLElement, mirror: Mirror, locale: string | unde
       replace(grid, h('div', { class: 'card empty' }, 'No registers yet. They appear after the first sync.'));
       return;
     }
-    const currency = rows.find((r) => typeof r.shop?.currency === 'string')?.shop?.currency as string | undefined;
-    const total = rows.reduce((s, r) => s + r.todayTotal, 0);
+    // Shops may keep different currencies: takings are summed per currency, never across.
+    const byCurrency = new Map<string, number>();
+    for (const r of rows) {
+      const currency = typeof r.shop?.currency === 'string' ? r.shop.currency : '';
+      byCurrency.set(currency, (byCurrency.get(currency) ?? 0) + r.todayTotal);
+    }
+    const takings = [...byCurrency].map(([currency, total]) => money(total, currency || undefined, locale)).join(' · ');
     const count = rows.reduce((s, r) => s + r.todayCount, 0);
     replace(
       summary,
-      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Takings today'), h('strong', { class: 'money', 'data-test': 'takings-today' }, money(total, currency, locale))),
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Takings today'), h('strong', { class: 'money', 'data-test': 'takings-today' }, takings)),
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num' }, count.toLocaleString(locale))),
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Registers'), h('strong', { class: 'num' }, String(rows.length))),
     );

@@ -7,7 +7,7 @@ const PHASES: Record<SyncPhase, { text: string; tone: 'ok' | 'warn' | 'bad' | 'i
   'initial-sync': { text: 'First sync…', tone: 'info' },
   syncing: { text: 'Syncing…', tone: 'info' },
   following: { text: 'Up to date', tone: 'ok' },
-  offline: { text: 'Offline: changes are kept', tone: 'warn' },
+  offline: { text: 'Changes kept on this device', tone: 'warn' },
   'auth-error': { text: 'Token refused', tone: 'bad' },
   'storage-error': { text: 'Device storage full', tone: 'bad' },
   error: { text: 'Sync problem, retrying', tone: 'bad' },
@@ -69,7 +69,7 @@ export function renderStatus(
     replace(
       bar,
       badge(status.online ? 'Online' : 'Offline', status.online ? 'ok' : 'warn', 'status-online'),
-      badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
+      options.hasToken() && badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
       badge(phaseText, options.hasToken() ? shown.tone : 'warn', 'status-phase'),
       status.pendingPushes > 0 && badge(`${status.pendingPushes} change${status.pendingPushes === 1 ? '' : 's'} waiting`, 'warn', 'status-pending'),
       status.rejected > 0 && badge(`${status.rejected} refused`, 'bad', 'status-rejected'),

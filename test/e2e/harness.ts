@@ -29,7 +29,7 @@ export async function startStage(app: WebExample, sim: Parameters<typeof createS
   const started: { sim?: Simulator; server?: AppServer } = {};
   try {
     const root = await buildExample(app, join(OUTPUT, 'e2e-build', `${app}-${process.pid}`));
-    started.sim = await createSimulator({ port: 0, ...sim });
+    started.sim = await createSimulator({ port: 0, clock: { start: Date.now() }, ...sim });
     started.server = await createAppServer({
       root,
       apiBaseUrl: started.sim.baseUrl,

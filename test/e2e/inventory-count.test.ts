@@ -52,7 +52,7 @@ describe('Stock count in headless Chromium', () => {
     // A warehouse with stock of two products that a barcode alone identifies.
     const products = (stage.sim.store.list('products') as Rec[]).filter((p) => !p._d && p.visible !== false);
     const codes = new Map<string, number>();
-    for (const p of products) for (const c of [p.barcode, p.ean13, p.sku]) if (typeof c === 'string') codes.set(c, (codes.get(c) ?? 0) + 1);
+    for (const p of products) for (const c of new Set([p.barcode, p.ean13, p.sku])) if (typeof c === 'string') codes.set(c, (codes.get(c) ?? 0) + 1);
     const scannable = products.filter((p) => typeof p.barcode === 'string' && codes.get(p.barcode) === 1);
     for (const w of warehouses) {
       warehouseId = w.id;
@@ -92,10 +92,16 @@ describe('Stock count in headless Chromium', () => {
     await expect.poll(() => booked.locator('[data-test=booked-state]').textContent()).toBe('Waiting to send');
     const stockupId = (await booked.getAttribute('data-stockup-id'))!;
     expect(stage.sim.store.get('stockup', stockupId)).toBeUndefined();
+    // A next count made before the first reaches the server expects what the first one counted.
+    await scan(String(first.product.barcode));
+    await expect.poll(() => row(first.product.id).locator('[data-test=expected]').textContent()).toBe('3');
 
     await stage.server.start();
     await stage.browser.context.setOffline(false);
     await expect.poll(() => booked.locator('[data-test=booked-state]').textContent(), { timeout: 30_000 }).toBe('On the server');
+    // Once it is there, the report is fetched again and includes it.
+    await page.waitForSelector('[data-test=expected-note]:not(:has-text("booked since"))', { timeout: 30_000 });
+    expect(await row(first.product.id).locator('[data-test=expected]').textContent()).toBe('3');
     await screenshot(page, 'inventory-count-booked');
 
     const stockup = stage.sim.store.get('stockup', stockupId)!;

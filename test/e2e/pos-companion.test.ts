@@ -62,7 +62,7 @@ describe('Shop companion in headless Chromium', () => {
     const register = registersOf(stage.sim)[0]!;
     const sold = stage.sim.store.sell({ idCashRegister: register.id });
     const card = page.locator(`[data-test=register][data-register-id="${register.id}"]`);
-    await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), { timeout: 20_000 }).toBe(sold.id);
+    await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), { timeout: 20_000 }).toBe(sold.order.id);
   });
 
   it('finds a product by barcode and by name with its current price, with the network off', async () => {
