@@ -58,14 +58,19 @@ export interface RouteMatch {
 export function matchRoute(method: string, path: string, legacyOnly: boolean): { match?: RouteMatch; allowed: string[] } {
   const segments = path.split('/').filter(Boolean);
   const allowed: string[] = [];
+  let hidden = false;
   for (const r of ROUTES) {
-    if (legacyOnly && r.current) continue;
     const params = matchSegments(r.segments, segments);
     if (!params) continue;
+    if (legacyOnly && r.current) {
+      // A hidden current form is unknown to this server: 404, not 405 for its other methods.
+      hidden ||= r.method === method;
+      continue;
+    }
     if (r.method === method) return { match: { route: r, params }, allowed };
     if (!allowed.includes(r.method)) allowed.push(r.method);
   }
-  return { allowed };
+  return { allowed: hidden ? [] : allowed };
 }
 
 function matchSegments(pattern: readonly string[], path: readonly string[]): Record<string, string> | undefined {

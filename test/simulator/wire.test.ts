@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { toWire } from '../../src/simulator/http/wire.js';
+import { api } from './helpers.js';
+
+describe('ids on the wire', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await createSimulator({ size: 'small', seed: 2 });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('sends ids as bare JSON integers, exact beyond 2^53', async () => {
+    const newest = sim.store.list('orders').at(-1) as Record<string, unknown>;
+    expect(BigInt(newest.id as string)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+    const answer = await api(sim).get('/orders?limit=1');
+    expect(answer.text).toContain(`"id":${String(newest.id)},`);
+    expect(answer.text).toContain(`"id_shop":${String(newest.id_shop)},`);
+    expect(answer.text).toContain(`"id_c":${sim.store.idC},`);
+    expect(answer.text).toMatch(/"id_payment":2\d\d,/);
+    expect((answer.json as Record<string, unknown>[])[0]?.id).toBe(newest.id);
+  });
+
+  it("sends customers' id_c as a string and their other ids as integers", async () => {
+    const answer = await api(sim).get('/customers?limit=1');
+    expect(answer.text).toContain(`"id_c":"${sim.store.idC}"`);
+    expect(answer.text).toMatch(/^\[\{"id":\d+,/);
+  });
+
+  it('sends every id as a string under idsAsStrings', async () => {
+    sim.setOptions({ idsAsStrings: true });
+    try {
+      const answer = await api(sim).get('/products?limit=1');
+      expect(answer.text).toMatch(/^\[\{"id":"\d+","id_c":"\d+"/);
+      expect(answer.text).toMatch(/"__price_matrix_model":\{"id":"\d+"/);
+      expect(answer.text).not.toMatch(/"id(_[a-z_]+)?":\d/);
+    } finally {
+      sim.setOptions({ idsAsStrings: false });
+    }
+  });
+
+  it('never rewrites id-looking text inside string values', () => {
+    const tricky = { id: '5', note: 'x","id":"7","y', tags: '"id_shop":"9"' };
+    const text = toWire(tricky, { idsAsStrings: false });
+    expect(text).toBe('{"id":5,"note":"x\\",\\"id\\":\\"7\\",\\"y","tags":"\\"id_shop\\":\\"9\\""}');
+    expect(JSON.parse(text)).toEqual({ id: 5, note: tricky.note, tags: tricky.tags });
+  });
+});
