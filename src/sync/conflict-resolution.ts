@@ -1,0 +1,111 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import { ValidationError } from '../errors/index.js';
+import { isCollectionName, type CollectionName } from '../schema/collections.js';
+import { validateWrite } from '../schema/index.js';
+import { deletionFields } from './conflict-strategy.js';
+import { diffFields, isMetaField, sameValue } from './merge.js';
+import { overlay } from './conflict-check.js';
+import { withoutSent } from './outbox-sent.js';
+
+/** How the app settles a conflict: its own values, the server's, or the record to keep. */
+export type ConflictChoice = 'local' | 'server' | object;
+
+/**
+ * Settles an unresolved conflict (`key` = `${collection}:${id}`), in one transaction that also
+ * removes its conflict row:
+ * - `'local'`: the app's values win. The entry becomes pending again with `base` = the server
+ *   state it was compared against, so it pushes without conflicting again (unless the server
+ *   changed the record once more since).
+ * - `'server'`: the server's values of the conflicting fields win (for a deletion conflict, the
+ *   server's record as a whole). Local changes to other fields still go out; when none remain,
+ *   the entry leaves the outbox and the table shows the server's record.
+ * - an object: the record to keep, laid on the local copy and validated like a save (a bad one
+ *   is a `ValidationError` and changes nothing). The fields that differ from the server's go out.
+ */
+export async function resolveConflict(db: MirrorDb, key: string, choice: ConflictChoice): Promise<void> {
+  const collection = collectionOfKey(key);
+  if (choice !== 'local' && choice !== 'server' && (typeof choice !== 'object' || choice === null || Array.isArray(choice))) {
+    throw new ValidationError(`resolveConflict ${key}: the choice must be 'local', 'server' or a record`, {
+      issues: [{ path: ['choice'], message: `expected 'local', 'server' or an object, got ${describe(choice)}` }],
+    });
+  }
+  const table = db.collection(collection);
+  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+    const row = await db._sync_conflicts.get(key);
+    if (!row) {
+      throw new ValidationError(`resolveConflict: no unresolved conflict ${key}`, { issues: [{ path: ['key'], message: 'no such conflict' }] });
+    }
+    await db._sync_conflicts.delete(key);
+    const entry = await db._sync_outbox.where('[collection+id]').equals([collection, row.id]).first();
+    const local = await table.get(row.id);
+    if (!entry || entry.seq === undefined || !local || !row.server) {
+      if (entry?.seq !== undefined && entry.state === 'conflict') await db._sync_outbox.put({ ...entry, state: 'pending' });
+      return;
+    }
+    const server = row.server;
+    // A server state newer than the one compared against stays on the entry: the next push
+    // checks the outcome against it.
+    const latest = entry.server && entry.server._v > server._v ? entry.server : server;
+    const settle = async (record: StoredRecord, changed: string[]) => {
+      if (changed.length === 0) {
+        await db._sync_outbox.delete(entry.seq!);
+        await table.put(latest);
+        return;
+      }
+      await table.put(record);
+      const next: OutboxEntry = {
+        ...withoutSent(entry),
+        base: server,
+        server: latest === server ? null : latest,
+        changed,
+        state: 'pending',
+        op: entry.op === 'create' ? 'update' : entry.op,
+      };
+      delete next.reason;
+      await db._sync_outbox.put(next);
+    };
+
+    const deletion = row.fields.includes('_d');
+    if (choice === 'local') {
+      const fields = [...new Set([...entry.changed, ...(deletion ? deletionFields(collection) : [])])];
+      return settle(local, fields.filter((f) => !sameValue(local[f], server[f])).sort());
+    }
+    if (choice === 'server') {
+      if (deletion) return settle(server, []);
+      const record = overlay(local, server, row.fields);
+      const remaining = entry.changed.filter((f) => !row.fields.includes(f) && !sameValue(record[f], server[f]));
+      return settle(record, remaining);
+    }
+    const merged = { ...local, ...(choice as Record<string, unknown>), id: row.id, _v: undefined };
+    const validated = validateWrite(collection, merged, {}) as Record<string, unknown>;
+    const record: StoredRecord = { ...validated, id: row.id, _v: local._v };
+    for (const field of Object.keys(local)) if (isMetaField(field) && field !== '_v' && !(field in record)) record[field] = local[field];
+    return settle(record, diffFields(record, server));
+  });
+}
+
+/** Unresolved conflicts, oldest first. */
+export async function listConflicts(db: MirrorDb): Promise<ConflictRow[]> {
+  return db._sync_conflicts.orderBy('at').toArray();
+}
+
+/** Every local edit the server has not acknowledged (pending, rejected and in conflict), in edit order. */
+export async function pendingEntries(db: MirrorDb): Promise<OutboxEntry[]> {
+  return db._sync_outbox.toArray();
+}
+
+function collectionOfKey(key: unknown): CollectionName {
+  const collection = typeof key === 'string' ? key.slice(0, Math.max(0, key.lastIndexOf(':'))) : '';
+  if (!isCollectionName(collection)) {
+    throw new ValidationError(`resolveConflict: not a conflict key: ${describe(key)}`, {
+      issues: [{ path: ['key'], message: 'expected `${collection}:${id}`' }],
+    });
+  }
+  return collection;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}

@@ -1,0 +1,105 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import type { CollectionName } from '../schema/collections.js';
+import { checkEntry, knownServerState } from './conflict-check.js';
+import { conflictKey } from './conflict-key.js';
+import type { ConflictStrategy } from './conflict-strategy.js';
+import { withoutSent } from './outbox-sent.js';
+import type { PushCounts } from './push-report.js';
+import { buildWireRecord, type WireRecord } from './wire-record.js';
+
+/** One record on its way out: its entry as it stood when the POST was built, and what is sent. */
+export interface OutgoingRecord {
+  /** The entry (with its `seq`) as it stood when the record was built. */
+  entry: OutboxEntry & { seq: number };
+  /** The record the table held, which the POST carries. */
+  record: StoredRecord;
+  /** The POST element. */
+  wire: WireRecord;
+}
+
+/**
+ * Decides, in one transaction over the collection's table, the outbox and the conflicts, what
+ * each pending entry of `collection` becomes before a push (see `checkEntry`), writes the
+ * outcome, and returns the records to send in the order the edits were made (entry `seq`):
+ * - a record to send whose entry was rebased on a newer server state: the merged record goes
+ *   into the table and the entry now says `base` = that server state;
+ * - nothing to send: the entry leaves the outbox and the table gets the server's record;
+ * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row.
+ * Entries rejected or in conflict are not touched: they do not block the others.
+ */
+export async function prepareCollection(
+  db: MirrorDb,
+  collection: CollectionName,
+  strategy: ConflictStrategy,
+  now: () => number,
+  counts: PushCounts,
+): Promise<OutgoingRecord[]> {
+  const table = db.collection(collection);
+  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+    const entries = (await db._sync_outbox.where('collection').equals(collection).toArray())
+      .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
+      .sort((a, b) => a.seq - b.seq);
+    if (entries.length === 0) return [];
+    const locals = await table.bulkGet(entries.map((e) => e.id));
+
+    const out: OutgoingRecord[] = [];
+    const tablePuts: StoredRecord[] = [];
+    const entryPuts: OutboxEntry[] = [];
+    const entryDeletes: number[] = [];
+    const conflictPuts: ConflictRow[] = [];
+
+    entries.forEach((entry, i) => {
+      const local = locals[i];
+      if (!local) {
+        // Nothing to send: the record left its table (a database wiped by hand?). Said, not dropped.
+        entryPuts.push({ ...entry, state: 'rejected', reason: `the ${collection} record ${entry.id} is missing from its table` });
+        counts.rejected++;
+        return;
+      }
+      const known = knownServerState(entry, local);
+      const outcome = checkEntry(entry, local, known, strategy);
+      if (outcome.kind === 'acknowledge') {
+        tablePuts.push(outcome.record);
+        entryDeletes.push(entry.seq);
+        counts.acknowledged++;
+        return;
+      }
+      if (outcome.kind === 'conflict') {
+        entryPuts.push({ ...entry, server: outcome.server, state: 'conflict', reason: `conflict on ${outcome.fields.join(', ')}` });
+        conflictPuts.push({
+          key: conflictKey(collection, entry.id),
+          collection,
+          id: entry.id,
+          local: outcome.local,
+          server: outcome.server,
+          base: entry.base,
+          fields: outcome.fields,
+          at: now(),
+        });
+        counts.conflicts++;
+        return;
+      }
+      let current: OutboxEntry & { seq: number } = entry;
+      if (outcome.rebased) {
+        // The server has the record now: what goes out is an update of that state.
+        current = {
+          ...(withoutSent(entry) as OutboxEntry & { seq: number }),
+          base: outcome.base,
+          server: null,
+          changed: outcome.changed,
+          op: entry.op === 'create' ? 'update' : entry.op,
+        };
+        tablePuts.push(outcome.record);
+        entryPuts.push(current);
+      }
+      out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
+    });
+
+    if (tablePuts.length > 0) await table.bulkPut(tablePuts);
+    if (entryPuts.length > 0) await db._sync_outbox.bulkPut(entryPuts);
+    if (entryDeletes.length > 0) await db._sync_outbox.bulkDelete(entryDeletes);
+    if (conflictPuts.length > 0) await db._sync_conflicts.bulkPut(conflictPuts);
+    return out;
+  });
+}

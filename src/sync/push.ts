@@ -1,0 +1,161 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import { isAuthError, ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { CollectionName } from '../schema/collections.js';
+import { isConflictStrategy, type ConflictStrategy } from './conflict-strategy.js';
+import { acknowledgeSent, markRejected, noteUnanswered } from './push-acknowledge.js';
+import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './push-batches.js';
+import { pushOrder } from './push-order.js';
+import { prepareCollection, type OutgoingRecord } from './push-prepare.js';
+import { isRejection, readRejections, rejectionReason } from './push-rejections.js';
+import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
+import type { WireRecord } from './wire-record.js';
+
+export type { PushCounts, PushReport } from './push-report.js';
+
+/** The conflict strategy option of the pusher and of `createMirror` (see {@link ConflictStrategy}). */
+export type ConflictOption = ConflictStrategy;
+
+/** The part of the REST client a push uses: one batch POST. `createClient` satisfies it. */
+export interface PushClient {
+  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** Options of {@link createPusher}. */
+export interface PusherOptions {
+  db: MirrorDb;
+  client: PushClient;
+  /** How records the server changed since the local edit are settled. @default 'merge' */
+  conflict?: ConflictStrategy | undefined;
+  /** Local clock (conflict times). @default Date.now */
+  now?: (() => number) | undefined;
+  /** Bounds of one POST. @default { maxRecords: 100, maxBytes: 524288 } */
+  batch?: Partial<BatchLimits> | undefined;
+}
+
+/** Options of one {@link Pusher.push}. */
+export interface PushOptions {
+  /** Aborts the push: what was acknowledged stays settled, the rest stays in the outbox. */
+  signal?: AbortSignal | undefined;
+  /** Collections to push. @default every collection with pending entries */
+  collections?: readonly CollectionName[] | undefined;
+}
+
+/** Pushes the outbox to the service (DESIGN.md decisions 6 and 7). */
+export interface Pusher {
+  /**
+   * Pushes every pending entry of the given collections, parents before children, each
+   * collection as JSON-array POSTs in the order the edits were made. Resolves with what it did;
+   * rejects with the error that stopped it (429, 5xx, network and timeout errors after the client's
+   * own retries, `AuthError`, an abort), the unsent entries staying in the outbox.
+   *
+   * Run it after a delta pull of the same collections, so that the entries know the latest
+   * server state: that is what conflicts are detected against.
+   */
+  push(options?: PushOptions): Promise<PushReport>;
+}
+
+/**
+ * Creates a {@link Pusher}. Options are checked here, once: bad ones are a `ValidationError`
+ * naming each.
+ */
+export function createPusher(options: PusherOptions): Pusher {
+  const { db, client } = options;
+  const strategy = options.conflict ?? 'merge';
+  const now = options.now ?? Date.now;
+  const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
+  validate(strategy, limits);
+
+  async function push(opts: PushOptions = {}): Promise<PushReport> {
+    const report = emptyReport();
+    for (const collection of pushOrder(opts.collections)) {
+      opts.signal?.throwIfAborted();
+      const counts = emptyCounts();
+      try {
+        await pushCollection(collection, counts, opts.signal);
+      } finally {
+        if (hasWork(counts)) addCounts(report, collection, counts);
+      }
+    }
+    return report;
+  }
+
+  async function pushCollection(collection: CollectionName, counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
+    const outgoing = await prepareCollection(db, collection, strategy, now, counts);
+    if (outgoing.length === 0) return;
+    const sizes = new Map(outgoing.map((o) => [o, jsonBytes(o.wire)]));
+    const batches = planBatches(outgoing, limits, (o) => sizes.get(o) ?? 0);
+    counts.batches += batches.length;
+    for (const batch of batches) {
+      signal?.throwIfAborted();
+      await send(collection, batch, counts, signal);
+    }
+  }
+
+  /**
+   * One POST, and what its answer means. A refused batch (400) is all-or-nothing on the
+   * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
+   * again; when the body names none, the batch is halved until each bad record stands alone.
+   */
+  async function send(collection: CollectionName, batch: OutgoingRecord[], counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
+    counts.requests++;
+    try {
+      await client.save(collection, batch.map((o) => o.wire), signal ? { signal } : {});
+    } catch (error) {
+      if (!isRejection(error)) {
+        // Unknown outcome, or refused before it was applied: the entries stay for the next push.
+        const aborted = signal?.aborted === true;
+        await noteUnanswered(db, batch, !aborted && !isAuthError(error)).catch(() => undefined);
+        throw error;
+      }
+      if (batch.length === 1) {
+        await markRejected(db, batch, [rejectionReason(error)]);
+        counts.rejected++;
+        return;
+      }
+      const named = readRejections((error as { body?: unknown }).body, batch.length);
+      if (named) {
+        const bad = batch.filter((_, i) => named.has(i));
+        await markRejected(db, bad, [...named.keys()].sort((a, b) => a - b).map((i) => named.get(i) ?? ''));
+        counts.rejected += bad.length;
+        const rest = batch.filter((_, i) => !named.has(i));
+        if (rest.length > 0) await send(collection, rest, counts, signal);
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await send(collection, batch.slice(0, half), counts, signal);
+      await send(collection, batch.slice(half), counts, signal);
+      return;
+    }
+    await acknowledgeSent(db, collection, batch);
+    counts.pushed += batch.length;
+  }
+
+  return { push };
+}
+
+function hasWork(counts: PushCounts): boolean {
+  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected > 0;
+}
+
+function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimits> {
+  const out: Partial<BatchLimits> = {};
+  if (batch?.maxRecords !== undefined) out.maxRecords = batch.maxRecords;
+  if (batch?.maxBytes !== undefined) out.maxBytes = batch.maxBytes;
+  return out;
+}
+
+function validate(strategy: unknown, limits: BatchLimits): void {
+  const issues: ValidationIssue[] = [];
+  if (!isConflictStrategy(strategy)) {
+    issues.push({ path: ['conflict'], message: "must be 'merge', 'server-wins', 'client-wins' or a resolver function" });
+  }
+  if (!Number.isInteger(limits.maxRecords) || limits.maxRecords < 1) {
+    issues.push({ path: ['batch', 'maxRecords'], message: 'must be an integer of at least 1' });
+  }
+  if (!Number.isInteger(limits.maxBytes) || limits.maxBytes < 2) {
+    issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
+  }
+  if (issues.length > 0) {
+    throw new ValidationError(`createPusher: bad options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+  }
+}

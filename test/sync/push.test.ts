@@ -1,0 +1,291 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthError, HttpError, JsonParseError, NetworkError } from '../../src/errors/index.js';
+import { createClient } from '../../src/client/index.js';
+import type { StoredRecord } from '../../src/db/sync-rows.js';
+import { saveLocal } from '../../src/sync/local-edit.js';
+import { createPusher } from '../../src/sync/push.js';
+import { readSent } from '../../src/sync/outbox-sent.js';
+import { ValidationError } from '../../src/errors/index.js';
+import { recordingFetch, startPushFixture, type PushFixture } from './push-fixture.js';
+
+let fx: PushFixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const NOW = Date.UTC(2026, 0, 2);
+
+async function createCustomers(f: PushFixture, n: number, extra: Record<string, unknown> = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await saveLocal(f.db, 'customers', { company: null, firstname: `New ${i}`, ...extra }, { now: NOW + i }));
+  return ids;
+}
+
+/** Ids the server created, over every logged POST (a record created twice would appear twice). */
+function createdIds(f: PushFixture): string[] {
+  return f.sim.requests.recent().flatMap((r) => r.written?.created ?? []);
+}
+
+describe('createPusher', () => {
+  it('pushes new records and edits; the server holds what the app saved and the outbox empties', async () => {
+    const rec = recordingFetch();
+    fx = await startPushFixture({ fetch: rec.fetch });
+    await fx.pull('customers');
+    const existing = (await fx.db.customers.toCollection().first()) as StoredRecord;
+    const ids = await createCustomers(fx, 3);
+    await saveLocal(fx.db, 'customers', { id: existing.id, firstname: 'Edited' }, { now: NOW });
+
+    const report = await fx.pusher.push();
+
+    expect(report).toMatchObject({ pushed: 4, rejected: 0, conflicts: 0, requests: 1, batches: 1 });
+    expect(report.byCollection.customers).toMatchObject({ pushed: 4, requests: 1 });
+    expect(Object.keys(report.byCollection)).toEqual(['customers']);
+    expect(await fx.db._sync_outbox.count()).toBe(0);
+    for (const [i, id] of ids.entries()) expect(fx.sim.store.get('customers', id)).toMatchObject({ firstname: `New ${i}`, country_code: 'CZ' });
+    const edited = fx.sim.store.get('customers', existing.id);
+    expect(edited).toMatchObject({ firstname: 'Edited', lastname: existing.lastname, email: existing.email });
+    expect(fx.sim.requests.count('POST /customers')).toBe(1);
+
+    // What went out: ids as bare integers, no _v, pgx or _u_dyn.
+    const body = rec.posts[0]?.body ?? '';
+    expect(body).toMatch(new RegExp(`"id":${existing.id}[,}]`));
+    expect(body).not.toMatch(/"_v"|"pgx"|"_u_dyn"|"__/);
+  });
+
+  it('does nothing when the outbox is empty', async () => {
+    fx = await startPushFixture();
+    expect(await fx.pusher.push()).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, byCollection: {} });
+    expect(fx.sim.requests.count()).toBe(0);
+  });
+
+  it('cuts a collection into batches by count: one POST per batch, in edit order', async () => {
+    fx = await startPushFixture({ batch: { maxRecords: 100 } });
+    const ids = await createCustomers(fx, 250);
+    const report = await fx.pusher.push();
+    expect(report).toMatchObject({ pushed: 250, batches: 3, requests: 3 });
+    expect(fx.sim.requests.count('POST /customers')).toBe(3);
+    const written = fx.sim.requests.recent().filter((r) => r.written).map((r) => r.written!.ids);
+    expect(written.map((w) => w.length)).toEqual([100, 100, 50]);
+    expect(written.flat()).toEqual(ids);
+  });
+
+  it('cuts batches by bytes: no body over the limit', async () => {
+    const rec = recordingFetch();
+    fx = await startPushFixture({ batch: { maxRecords: 1000, maxBytes: 4_000 }, fetch: rec.fetch });
+    await createCustomers(fx, 60, { note_internal: 'x'.repeat(200) });
+    const report = await fx.pusher.push();
+    expect(report.pushed).toBe(60);
+    expect(report.batches).toBeGreaterThan(3);
+    expect(report.requests).toBe(report.batches);
+    expect(fx.sim.requests.count('POST /customers')).toBe(report.batches);
+    for (const post of rec.posts) expect(new TextEncoder().encode(post.body).length).toBeLessThanOrEqual(4_000);
+  });
+
+  it('pushes parents before children, whatever order the edits were made in', async () => {
+    fx = await startPushFixture();
+    const s = fx.sim.store;
+    const shop = s.list('shops')[0]!;
+    const register = s.list('cash_registers')[0]!;
+    const employee = s.list('employees')[0]!;
+    const shift = s.list('shifts')[0]!;
+    const park = s.list('park_locations')[0]!;
+    const warehouse = s.list('warehouses')[0]!;
+    const category = s.list('products')[0]!.id_category;
+    const refs = { id_shop: shop.id, id_cash_register: register.id, id_shift: shift.id, id_employee: employee.id };
+    // Child first, then its parents.
+    const orderId = await saveLocal(fx.db, 'orders', { ...refs, id_employee_served: employee.id, id_park_location: park.id, currency: 'CZK' }, { now: NOW });
+    const productId = await saveLocal(fx.db, 'products', { name: 'Kombucha', date_updated: NOW }, { now: NOW });
+    await saveLocal(fx.db, 'order_details', { ...refs, id_order: orderId, id_product: productId, id_category: category, id_warehouse: warehouse.id, currency: 'CZK' }, { now: NOW });
+    const customerId = await saveLocal(fx.db, 'customers', { company: 'ACME' }, { now: NOW });
+    await saveLocal(fx.db, 'orders', { id: orderId, id_customer: customerId }, { now: NOW });
+
+    const report = await fx.pusher.push();
+    expect(report.pushed).toBe(4);
+    const order = fx.sim.requests.recent().filter((r) => r.method === 'POST').map((r) => r.route);
+    expect(order).toEqual(['POST /customers', 'POST /products', 'POST /orders', 'POST /order_details']);
+    expect(s.get('orders', orderId)).toMatchObject({ id_customer: customerId });
+  });
+
+  it('rejects exactly the records the server names and pushes the rest; an edit puts a rejected one back', async () => {
+    fx = await startPushFixture();
+    const ids = await createCustomers(fx, 5);
+    // A record that passed local validation once but that the server refuses (a stale schema, say).
+    await fx.db.customers.update(ids[2]!, { email: 'not-an-e-mail' });
+
+    const report = await fx.pusher.push();
+    expect(report).toMatchObject({ pushed: 4, rejected: 1, requests: 2, batches: 1 });
+    const entries = await fx.db._sync_outbox.toArray();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ id: ids[2], state: 'rejected', attempts: 1 });
+    expect(entries[0]?.reason).toMatch(/email/);
+    expect(fx.sim.store.get('customers', ids[2]!)).toBeUndefined();
+    expect(fx.sim.store.get('customers', ids[4]!)).toBeDefined();
+
+    // A rejected entry does not block later pushes...
+    const more = await createCustomers(fx, 1);
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 1, rejected: 0 });
+    expect(fx.sim.store.get('customers', more[0]!)).toBeDefined();
+    // ...and the app's fix sends it again.
+    await saveLocal(fx.db, 'customers', { id: ids[2], email: 'fixed@example.com' }, { now: NOW });
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 1 });
+    expect(fx.sim.store.get('customers', ids[2]!)).toMatchObject({ email: 'fixed@example.com' });
+    expect(await fx.db._sync_outbox.count()).toBe(0);
+  });
+
+  it('bisects a refused batch whose answer names no record, until the bad one stands alone', async () => {
+    // A server that says only "400": the answer's body names no record.
+    const vague: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status !== 400) return response;
+      return new Response('{"error":"bad request"}', { status: 400, headers: { 'content-type': 'application/json' } });
+    };
+    fx = await startPushFixture({ fetch: vague });
+    const ids = await createCustomers(fx, 8);
+    await fx.db.customers.update(ids[5]!, { country_code: 'CZE' });
+
+    const report = await fx.pusher.push();
+    // 8 -> [4 ok] [4 bad] -> [2 ok] [2 bad] -> [1 bad] [1 ok]
+    expect(report).toMatchObject({ pushed: 7, rejected: 1, requests: 7, batches: 1 });
+    expect((await fx.db._sync_outbox.toArray()).map((e) => [e.id, e.state, e.reason])).toEqual([[ids[5], 'rejected', 'bad request']]);
+    expect(createdIds(fx).sort()).toEqual(ids.filter((_, i) => i !== 5).sort());
+  });
+
+  it('after lost answers (cut-off bodies), a retry creates nothing twice and acknowledges what landed', async () => {
+    fx = await startPushFixture();
+    await fx.pull('customers');
+    const before = fx.sim.store.count('customers');
+    const ids = await createCustomers(fx, 5);
+    fx.sim.setFaults({ truncateRate: 1 });
+
+    await expect(fx.pusher.push()).rejects.toThrow(JsonParseError);
+    // The server applied the POST; locally nothing is settled, and the entries know what was sent.
+    expect(fx.sim.store.count('customers')).toBe(before + 5);
+    const entries = await fx.db._sync_outbox.toArray();
+    expect(entries).toHaveLength(5);
+    expect(entries.every((e) => e.attempts === 1 && readSent(e) !== undefined)).toBe(true);
+
+    fx.sim.setFaults({});
+    await fx.pull('customers');
+    const report = await fx.pusher.push();
+    expect(report).toMatchObject({ pushed: 0, acknowledged: 5, requests: 0 });
+    expect(await fx.db._sync_outbox.count()).toBe(0);
+    expect(fx.sim.store.count('customers')).toBe(before + 5);
+    // The client may have repeated the POST (every record carries its id): updates, never a second create.
+    const posted = fx.sim.requests.postedIds('customers');
+    for (const id of ids) expect(posted.get(id)).toBeGreaterThanOrEqual(1);
+    expect(createdIds(fx).sort()).toEqual([...ids].sort());
+  });
+
+  it('after dropped connections, retries update the same records instead of duplicating them', async () => {
+    fx = await startPushFixture({ sim: { faults: { dropRate: 1 } } });
+    const before = fx.sim.store.count('customers');
+    const ids = await createCustomers(fx, 4);
+    await expect(fx.pusher.push()).rejects.toThrow(NetworkError);
+    fx.sim.setFaults({});
+    // Pushed again without a pull in between: the same ids go out again.
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 4 });
+    expect(fx.sim.store.count('customers')).toBe(before + 4);
+    expect(createdIds(fx).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect(fx.sim.requests.timesPosted('customers', id)).toBeGreaterThan(1);
+  });
+
+  it('keeps an edit the app made while its POST was in flight, and pushes it next time', async () => {
+    let target: string | undefined;
+    let fired = false;
+    const rec = recordingFetch(async (path) => {
+      if (!fired && target && path.endsWith('/customers')) {
+        fired = true;
+        await saveLocal(fx!.db, 'customers', { id: target, lastname: 'Later', firstname: 'First' }, { now: NOW + 10 });
+      }
+    });
+    fx = await startPushFixture({ fetch: rec.fetch });
+    const [id] = await createCustomers(fx, 1, { lastname: 'Early' });
+    target = id;
+
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 1 });
+    expect(fx.sim.store.get('customers', id!)).toMatchObject({ lastname: 'Early', firstname: 'New 0' });
+    const [entry] = await fx.db._sync_outbox.toArray();
+    expect(entry).toMatchObject({ op: 'update', state: 'pending', changed: ['firstname', 'lastname'] });
+    expect(entry?.base).toMatchObject({ lastname: 'Early' });
+    expect(await fx.db.customers.get(id!)).toMatchObject({ lastname: 'Later', firstname: 'First' });
+
+    await fx.pull('customers');
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(fx.sim.store.get('customers', id!)).toMatchObject({ lastname: 'Later', firstname: 'First' });
+    expect(await fx.db._sync_outbox.count()).toBe(0);
+    expect(createdIds(fx)).toEqual([id]);
+  });
+
+  it('loses nothing when the app stops between the local write and the push', async () => {
+    fx = await startPushFixture();
+    const ids = await createCustomers(fx, 3);
+    await fx.reopen();
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 3 });
+    for (const id of ids) expect(fx.sim.store.get('customers', id)).toBeDefined();
+  });
+
+  it('stops on a failing server: entries stay with their attempts counted, and go out once it recovers', async () => {
+    fx = await startPushFixture({ sim: { faults: { errorRate: 1 } } });
+    const ids = await createCustomers(fx, 2);
+    const error = await fx.pusher.push().catch((e) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(500);
+    expect((await fx.db._sync_outbox.toArray()).map((e) => e.attempts)).toEqual([1, 1]);
+    fx.sim.setFaults({});
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 2 });
+    expect(createdIds(fx).sort()).toEqual([...ids].sort());
+  });
+
+  it('stops on an auth failure without counting it against the entries', async () => {
+    fx = await startPushFixture();
+    await createCustomers(fx, 2);
+    const wrong = createClient({ baseUrl: fx.sim.baseUrl, token: 'not-the-token', userAgent: 'tests' });
+    const error = await fx.makePusher({ client: wrong }).push().catch((e) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(String(error.message)).not.toContain(fx.sim.token);
+    expect((await fx.db._sync_outbox.toArray()).map((e) => [e.state, e.attempts])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+  });
+
+  it('an abort between batches keeps what was acknowledged and leaves the rest queued', async () => {
+    const controller = new AbortController();
+    let posts = 0;
+    const rec = recordingFetch(() => {
+      if (++posts === 2) controller.abort();
+    });
+    fx = await startPushFixture({ fetch: rec.fetch, batch: { maxRecords: 3 } });
+    const ids = await createCustomers(fx, 9);
+    await expect(fx.pusher.push({ signal: controller.signal })).rejects.toThrow();
+    const left = await fx.db._sync_outbox.toArray();
+    expect(left.map((e) => e.id)).toEqual(ids.slice(3));
+    expect(left.every((e) => e.state === 'pending' && e.attempts === 0)).toBe(true);
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 6 });
+    expect(createdIds(fx).sort()).toEqual([...ids].sort());
+  });
+
+  it('pushes only the collections asked for', async () => {
+    fx = await startPushFixture();
+    await createCustomers(fx, 1);
+    await saveLocal(fx.db, 'warehouses', { name: 'Back room' }, { now: NOW });
+    const report = await fx.pusher.push({ collections: ['warehouses'] });
+    expect(Object.keys(report.byCollection)).toEqual(['warehouses']);
+    expect(await fx.db._sync_outbox.count()).toBe(1);
+  });
+
+  it('refuses bad options at creation, naming each', async () => {
+    fx = await startPushFixture();
+    const error = (() => {
+      try {
+        createPusher({ db: fx.db, client: fx.client, conflict: 'newest' as never, batch: { maxRecords: 0, maxBytes: 1.5 } });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path.join('.'))).toEqual(['conflict', 'batch.maxRecords', 'batch.maxBytes']);
+  });
+});
