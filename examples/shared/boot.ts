@@ -71,6 +71,8 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     await mirror.start();
   };
 
+  pushEditsOfOtherTabs(mirror, client);
+
   if (token !== undefined) {
     await connect(token);
   } else {
@@ -98,5 +100,21 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
 function askForConnection(el: HTMLElement, baseUrl: string | undefined, reason: string): Promise<ConnectionWithToken> {
   return new Promise((resolve) => {
     renderConnectForm(el, { baseUrl, reason, onConnect: (url, token) => resolve({ baseUrl: url, token, tenant: undefined }) });
+  });
+}
+
+/**
+ * An edit made in a tab that does not sync lands in the shared outbox; the syncing tab notices
+ * it through a live query and pushes at once, instead of at its next poll.
+ */
+function pushEditsOfOtherTabs(mirror: Mirror, client: GatedClient): void {
+  let pending = 0;
+  mirror.live(() => mirror.db._sync_outbox.where('state').equals('pending').count()).subscribe({
+    next: (count) => {
+      const grew = count > pending;
+      pending = count;
+      if (grew && client.hasToken && navigator.onLine && mirror.status.value.leader) void mirror.syncNow().catch(() => undefined);
+    },
+    error: () => undefined,
   });
 }

@@ -56,10 +56,14 @@ export function dateTime(ms: unknown, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(ms);
 }
 
-/** Time of the day for today's times, date and time for older ones. */
+/** Time of the day for today's times, date and time for older ones, the date alone before this year. */
 export function when(ms: unknown, now: number, locale?: string): string {
   if (typeof ms !== 'number') return '';
-  return new Date(ms).toDateString() === new Date(now).toDateString() ? timeOfDay(ms, locale) : dateTime(ms, locale);
+  const date = new Date(ms);
+  const today = new Date(now);
+  if (date.toDateString() === today.toDateString()) return timeOfDay(ms, locale);
+  if (date.getFullYear() === today.getFullYear()) return dateTime(ms, locale);
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(ms);
 }
 
 /** How long ago, in words: `12 seconds ago`, `3 minutes ago`, `never`. */

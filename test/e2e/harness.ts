@@ -10,6 +10,11 @@ import { buildExample, type WebExample } from '../../scripts/build-example.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 
+/** Patience of `expect.poll` for what the page shows (the machine may be busy with other suites). */
+export const POLL = { timeout: 15_000, interval: 100 } as const;
+/** Patience for what crosses the network: a push, a pull, a leader taking over. */
+export const SLOW = { timeout: 45_000, interval: 200 } as const;
+
 /** Screenshots and builds of the tests (gitignored). */
 export const OUTPUT = resolve(import.meta.dirname, '../../test-output');
 

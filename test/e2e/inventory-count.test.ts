@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
-import { screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
+import { POLL, SLOW, screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
 import { postsOf } from './sim-facts.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -15,7 +15,7 @@ type Rec = Record<string, unknown> & { id: string };
 /** The app books counted − expected rounded to 3 decimals (the report's precision). */
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-describe('Stock count in headless Chromium', () => {
+describe('Stock count in headless Chromium', { timeout: 90_000 }, () => {
   let stage: Stage;
   let page: Page;
   let warehouseId: string;
@@ -46,7 +46,7 @@ describe('Stock count in headless Chromium', () => {
     await waitForSyncRun(page);
     await page.waitForFunction(() => document.documentElement.dataset.offlineReady === 'true');
     const warehouses = (stage.sim.store.list('warehouses') as Rec[]).filter((w) => !w._d && w.visible !== false);
-    await expect.poll(() => page.locator('[data-test=warehouse]').count()).toBe(warehouses.length);
+    await expect.poll(() => page.locator('[data-test=warehouse]').count(), POLL).toBe(warehouses.length);
     await screenshot(page, 'inventory-count-setup');
 
     // A warehouse with stock of two products that a barcode alone identifies.
@@ -68,7 +68,7 @@ describe('Stock count in headless Chromium', () => {
     await page.click(`[data-test=warehouse][data-warehouse-id="${warehouseId}"]`);
     await page.waitForSelector('[data-test=expected-note]:has-text("stock report of")');
     await scan(String(picked[0]!.product.barcode));
-    await expect.poll(() => row(picked[0]!.product.id).locator('[data-test=expected]').textContent()).toBe(String(picked[0]!.expected));
+    await expect.poll(() => row(picked[0]!.product.id).locator('[data-test=expected]').textContent(), POLL).toBe(String(picked[0]!.expected));
   });
 
   it('counts offline, keeps the count across an offline reload, books it and pushes it exactly once', async () => {
@@ -78,29 +78,29 @@ describe('Stock count in headless Chromium', () => {
     await scan(String(first.product.barcode));
     await scan(String(first.product.barcode));
     await scan(String(second.product.barcode));
-    await expect.poll(() => page.textContent('[data-test=count-units]')).toBe('4');
+    await expect.poll(() => page.textContent('[data-test=count-units]'), POLL).toBe('4');
 
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-    await expect.poll(() => row(first.product.id).locator('[data-test=counted-input]').inputValue()).toBe('3');
+    await expect.poll(() => row(first.product.id).locator('[data-test=counted-input]').inputValue(), POLL).toBe('3');
     expect(await row(second.product.id).locator('[data-test=counted-input]').inputValue()).toBe('1');
     expect(await row(first.product.id).locator('[data-test=expected]').textContent()).toBe(String(first.expected));
     await screenshot(page, 'inventory-count-offline');
 
     await page.click('[data-test=finish]');
     const booked = page.locator('[data-test=booked-count]').first();
-    await expect.poll(() => booked.locator('[data-test=booked-state]').textContent()).toBe('Waiting to send');
+    await expect.poll(() => booked.locator('[data-test=booked-state]').textContent(), POLL).toBe('Waiting to send');
     const stockupId = (await booked.getAttribute('data-stockup-id'))!;
     expect(stage.sim.store.get('stockup', stockupId)).toBeUndefined();
     // A next count made before the first reaches the server expects what the first one counted.
     await scan(String(first.product.barcode));
-    await expect.poll(() => row(first.product.id).locator('[data-test=expected]').textContent()).toBe('3');
+    await expect.poll(() => row(first.product.id).locator('[data-test=expected]').textContent(), POLL).toBe('3');
 
     await stage.server.start();
     await stage.browser.context.setOffline(false);
-    await expect.poll(() => booked.locator('[data-test=booked-state]').textContent(), { timeout: 30_000 }).toBe('On the server');
+    await expect.poll(() => booked.locator('[data-test=booked-state]').textContent(), SLOW).toBe('On the server');
     // Once it is there, the report is fetched again and includes it.
-    await page.waitForSelector('[data-test=expected-note]:not(:has-text("booked since"))', { timeout: 30_000 });
+    await page.waitForSelector('[data-test=expected-note]:not(:has-text("booked since"))', SLOW);
     expect(await row(first.product.id).locator('[data-test=expected]').textContent()).toBe('3');
     await screenshot(page, 'inventory-count-booked');
 

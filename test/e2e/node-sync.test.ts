@@ -22,7 +22,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
-describe('node-sync example', () => {
+describe('node-sync example', { timeout: 60_000 }, () => {
   let sim: Awaited<ReturnType<typeof createSimulator>>;
 
   beforeAll(async () => {

@@ -10,12 +10,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { money, priceLabel } from '../../examples/shared/format.js';
-import { screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
+import { POLL, SLOW, screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
 import { livePriceRow, postsOf, registersOf, latestOrderOf } from './sim-facts.js';
 
 const LOCALE = 'en-US';
 
-describe('Shop companion in headless Chromium', () => {
+describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
   let stage: Stage;
   let page: Page;
   let customerId: string;
@@ -47,22 +47,22 @@ describe('Shop companion in headless Chromium', () => {
     await page.waitForFunction(() => document.documentElement.dataset.offlineReady === 'true');
 
     const registers = registersOf(stage.sim);
-    await expect.poll(() => page.locator('[data-test=register]').count()).toBe(registers.length);
+    await expect.poll(() => page.locator('[data-test=register]').count(), POLL).toBe(registers.length);
     for (const register of registers) {
       const latest = latestOrderOf(stage.sim, register.id);
       if (!latest) continue;
       const card = page.locator(`[data-test=register][data-register-id="${register.id}"]`);
-      await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id')).toBe(latest.id);
+      await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), POLL).toBe(latest.id);
       expect(await card.locator('[data-test=order-total]').first().textContent()).toBe(money(latest.total_paid_tax_incl, latest.currency as string, LOCALE));
     }
-    await screenshot(page, 'pos-companion-sales');
   });
 
   it('shows a sale at a register without a reload', async () => {
     const register = registersOf(stage.sim)[0]!;
     const sold = stage.sim.store.sell({ idCashRegister: register.id });
     const card = page.locator(`[data-test=register][data-register-id="${register.id}"]`);
-    await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), { timeout: 20_000 }).toBe(sold.order.id);
+    await expect.poll(() => card.locator('[data-test=order]').first().getAttribute('data-order-id'), SLOW).toBe(sold.order.id);
+    await screenshot(page, 'pos-companion-sales');
   });
 
   it('finds a product by barcode and by name with its current price, with the network off', async () => {
@@ -73,10 +73,10 @@ describe('Shop companion in headless Chromium', () => {
 
     await page.fill('[data-test=product-search]', String(product.barcode));
     const row = page.locator(`[data-test=product][data-product-id="${product.id}"]`);
-    await expect.poll(() => row.locator('[data-test=product-price]').textContent()).toBe(expected);
+    await expect.poll(() => row.locator('[data-test=product-price]').textContent(), POLL).toBe(expected);
 
     await page.fill('[data-test=product-search]', String(product.name).slice(0, 6));
-    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.count(), POLL).toBe(1);
     await screenshot(page, 'pos-companion-products-offline');
   });
 
@@ -91,20 +91,20 @@ describe('Shop companion in headless Chromium', () => {
     await page.click('[data-test=customer-save]');
 
     const row = page.locator('[data-test=customer]', { hasText: 'Zdeňka E2E-Offline' });
-    await expect.poll(() => row.locator('[data-test=customer-state]').textContent()).toBe('Waiting to send');
+    await expect.poll(() => row.locator('[data-test=customer-state]').textContent(), POLL).toBe('Waiting to send');
     customerId = (await row.getAttribute('data-customer-id'))!;
     expect(customerId).toMatch(/^[1-9]\d*$/);
 
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     await open('customers');
-    await expect.poll(() => row.locator('[data-test=customer-state]').textContent()).toBe('Waiting to send');
+    await expect.poll(() => row.locator('[data-test=customer-state]').textContent(), POLL).toBe('Waiting to send');
     expect(await page.locator('[data-test=connect-form]').count()).toBe(1);
     await screenshot(page, 'pos-companion-customers-offline');
     expect(stage.sim.store.get('customers', customerId)).toBeUndefined();
 
     await goOnline();
-    await expect.poll(() => row.locator('[data-test=customer-state]').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => row.locator('[data-test=customer-state]').count(), SLOW).toBe(0);
     const onServer = stage.sim.store.list('customers').filter((c) => c.lastname === 'E2E-Offline');
     expect(onServer.map((c) => c.id)).toEqual([customerId]);
     expect(onServer[0]).toMatchObject({ firstname: 'Zdeňka', email: 'zdenka.offline@example.com', city: 'Olomouc' });
@@ -124,10 +124,10 @@ describe('Shop companion in headless Chromium', () => {
     stage.sim.store.write('customers', { ...server, phone_number: '+420 602 999 999', note_internal: 'Regular on Fridays' });
 
     await stage.browser.context.setOffline(false);
-    await page.waitForSelector('#status[data-conflicts="1"]', { timeout: 30_000 });
+    await page.waitForSelector('#status[data-conflicts="1"]', SLOW);
     await open('conflicts');
     const card = page.locator('[data-test=conflict]');
-    await expect.poll(() => card.count()).toBe(1);
+    await expect.poll(() => card.count(), POLL).toBe(1);
     expect(await card.locator('[data-test=conflict-field][data-field="phone_number"]').count()).toBe(1);
     await screenshot(page, 'pos-companion-conflict');
 
@@ -135,8 +135,8 @@ describe('Shop companion in headless Chromium', () => {
     await page.check('[data-test="choose-server-phone_number"]');
     await page.click('[data-test=apply-choices]');
     await page.waitForSelector('[data-test=no-conflicts]');
-    await page.waitForSelector('#status[data-pending="0"][data-conflicts="0"]', { timeout: 30_000 });
-    await expect.poll(() => stage.sim.store.get('customers', customerId)?.city, { timeout: 30_000 }).toBe('Brno');
+    await page.waitForSelector('#status[data-pending="0"][data-conflicts="0"]', SLOW);
+    await expect.poll(() => stage.sim.store.get('customers', customerId)?.city, SLOW).toBe('Brno');
     expect(stage.sim.store.get('customers', customerId)).toMatchObject({
       phone_number: '+420 602 999 999',
       note_internal: 'Regular on Fridays',
@@ -149,7 +149,7 @@ describe('Shop companion in headless Chromium', () => {
     await second.goto(`${stage.server.url}#customers`);
     await second.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     const leaders = async () => [await page.getAttribute('#status', 'data-leader'), await second.getAttribute('#status', 'data-leader')];
-    await expect.poll(leaders).toEqual(['true', 'false']);
+    await expect.poll(leaders, POLL).toEqual(['true', 'false']);
 
     // An edit in the tab that does not sync shows in the other at once and is pushed by the leader.
     await second.click('[data-test=customer-new]');
@@ -157,13 +157,13 @@ describe('Shop companion in headless Chromium', () => {
     await second.fill('[data-test=customer-lastname]', 'E2E-Second-Tab');
     await second.click('[data-test=customer-save]');
     await open('customers');
-    await expect.poll(() => page.locator('[data-test=customer]', { hasText: 'Vratislav E2E-Second-Tab' }).count()).toBe(1);
-    await expect.poll(() => stage.sim.store.list('customers').filter((c) => c.lastname === 'E2E-Second-Tab').length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.locator('[data-test=customer]', { hasText: 'Vratislav E2E-Second-Tab' }).count(), POLL).toBe(1);
+    await expect.poll(() => stage.sim.store.list('customers').filter((c) => c.lastname === 'E2E-Second-Tab').length, SLOW).toBe(1);
     await screenshot(second, 'pos-companion-second-tab');
 
     // When the syncing tab closes, the other takes over.
     await page.close();
-    await expect.poll(() => second.getAttribute('#status', 'data-leader'), { timeout: 20_000 }).toBe('true');
+    await expect.poll(() => second.getAttribute('#status', 'data-leader'), SLOW).toBe('true');
     page = second;
   });
 });
