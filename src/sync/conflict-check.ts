@@ -70,16 +70,17 @@ export function checkEntry(
 
   if (fields.length === 0) return settled(merged.record, merged.changed, known);
 
+  const deletion = fields.length === 1 && fields[0] === '_d';
+  const mine = deletion ? appView(entry, local, known) : local;
   const info = { collection, id: entry.id, fields };
-  const choice = chooseSide(strategy, local, known, base, info);
-  if (choice === null) return { kind: 'conflict', fields, local, server: known };
+  const choice = chooseSide(strategy, mine, known, base, info);
+  if (choice === null) return { kind: 'conflict', fields, local: mine, server: known };
   if (choice === 'server') {
-    if (fields[0] === '_d' && fields.length === 1) return { kind: 'acknowledge', record: known };
+    if (deletion) return { kind: 'acknowledge', record: known };
     return settled(merged.record, merged.changed, known);
   }
   if (choice === 'local') {
-    const wanted = fields[0] === '_d' ? [...entry.changed, ...deletionFields(collection)] : fields;
-    const record = fields[0] === '_d' ? overlay(known, local, wanted) : overlay(merged.record, local, fields);
+    const record = deletion ? mine : overlay(merged.record, local, fields);
     return settled(record, diffFields(record, known), known);
   }
   const record: StoredRecord = { ...choice, id: entry.id, _v: known._v };
@@ -91,6 +92,19 @@ export function checkEntry(
 function settled(record: StoredRecord, changed: string[], known: StoredRecord): CheckOutcome {
   if (changed.length === 0) return { kind: 'acknowledge', record: known };
   return { kind: 'push', record: { ...record, _v: known._v }, base: known, changed, rebased: true };
+}
+
+/**
+ * The record as the app means it, laid on a server state: the app's changed fields, and the
+ * deletion fields (`_d`, products' `visible`) as the app left them: deleted when it deleted the
+ * record, else as they were when it made its edit. (The table's copy cannot say: a pull lays
+ * only the changed fields on a newer server state, so it shows the server's deletion.)
+ */
+export function appView(entry: OutboxEntry, local: StoredRecord, server: StoredRecord): StoredRecord {
+  const record = overlay(server, local, entry.changed);
+  const source = entry.op === 'delete' || entry.base === null ? local : entry.base;
+  for (const field of deletionFields(entry.collection)) setField(record, field, source[field]);
+  return record;
 }
 
 /** `onto` with `from`'s values of `fields` laid on top. */

@@ -5,7 +5,7 @@ import { isCollectionName, type CollectionName } from '../schema/collections.js'
 import { validateWrite } from '../schema/index.js';
 import { deletionFields } from './conflict-strategy.js';
 import { diffFields, isMetaField, sameValue } from './merge.js';
-import { overlay } from './conflict-check.js';
+import { appView, overlay } from './conflict-check.js';
 import { withoutSent } from './outbox-sent.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
@@ -68,8 +68,9 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
 
     const deletion = row.fields.includes('_d');
     if (choice === 'local') {
+      const mine = deletion ? { ...appView(entry, local, server), _v: local._v } : local;
       const fields = [...new Set([...entry.changed, ...(deletion ? deletionFields(collection) : [])])];
-      return settle(local, fields.filter((f) => !sameValue(local[f], server[f])).sort());
+      return settle(mine, fields.filter((f) => !sameValue(mine[f], server[f])).sort());
     }
     if (choice === 'server') {
       if (deletion) return settle(server, []);

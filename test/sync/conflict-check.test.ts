@@ -101,14 +101,17 @@ describe('checkEntry', () => {
     const deleted = { ...base, _d: 555 };
     const server = { ...base, _v: 200, lastname: 'Li' };
     const e = entry({ op: 'delete', changed: ['_d'] });
-    expect(checkEntry(e, deleted, server, 'merge')).toEqual({ kind: 'conflict', fields: ['_d'], local: deleted, server });
+    // The conflict shows the app's side laid on the server state: deleted, with the server's edit.
+    expect(checkEntry(e, deleted, server, 'merge')).toEqual({ kind: 'conflict', fields: ['_d'], local: { ...server, _d: 555 }, server });
     expect(checkEntry(e, deleted, server, 'server-wins')).toEqual({ kind: 'acknowledge', record: server });
     expect(checkEntry(e, deleted, server, 'client-wins')).toMatchObject({ kind: 'push', record: { _d: 555, lastname: 'Li' } });
   });
 
   it('edit/delete: a local edit against a server deletion is a conflict on _d', () => {
     const server = { ...base, _v: 200, _d: 150 };
-    expect(checkEntry(entry(), local, server, 'merge')).toEqual({ kind: 'conflict', fields: ['_d'], local, server });
+    // The app's side is its edit on a record that is not deleted (the table's copy shows the deletion).
+    const table = { ...server, firstname: 'Anna' };
+    expect(checkEntry(entry(), table, server, 'merge')).toEqual({ kind: 'conflict', fields: ['_d'], local: { ...table, _d: 0 }, server });
     expect(checkEntry(entry(), local, server, 'server-wins')).toEqual({ kind: 'acknowledge', record: server });
     // client-wins brings the record back with the app's edit
     expect(checkEntry(entry(), local, server, 'client-wins')).toMatchObject({ kind: 'push', record: { _d: 0, firstname: 'Anna' } });

@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StoredRecord } from '../../src/db/sync-rows.js';
+import { ValidationError } from '../../src/errors/index.js';
+import { listConflicts, pendingEntries, resolveConflict } from '../../src/sync/conflict-resolution.js';
+import type { ConflictResolver } from '../../src/sync/conflict-strategy.js';
+import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
+import { startPushFixture, type PushFixture } from './push-fixture.js';
+
+let fx: PushFixture | undefined;
+afterEach(async () => {
+  await fx?.close();
+  fx = undefined;
+});
+
+const NOW = Date.UTC(2026, 0, 2);
+
+/** A fixture with customers and products pulled, and one customer to play with. */
+async function setUp(options: Parameters<typeof startPushFixture>[0] = {}): Promise<{ f: PushFixture; customer: StoredRecord; key: string }> {
+  const f = await startPushFixture(options);
+  fx = f;
+  await f.pull('customers', 'products');
+  const customer = (await f.db.customers.toCollection().first()) as StoredRecord;
+  return { f, customer, key: `customers:${customer.id}` };
+}
+
+describe('conflicts over HTTP', () => {
+  it('edit/edit of one field: a conflict row, the entry waits, the server keeps its value', async () => {
+    const { f, customer, key } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register' });
+    await f.pull('customers');
+
+    const report = await f.pusher.push();
+    expect(report).toMatchObject({ pushed: 0, conflicts: 1, requests: 0 });
+    const [conflict] = await listConflicts(f.db);
+    expect(conflict).toMatchObject({ key, collection: 'customers', id: customer.id, fields: ['firstname'] });
+    expect(conflict?.local).toMatchObject({ firstname: 'Local' });
+    expect(conflict?.server).toMatchObject({ firstname: 'Register' });
+    expect(conflict?.base).toMatchObject({ firstname: customer.firstname });
+    expect((await pendingEntries(f.db))[0]).toMatchObject({ state: 'conflict', reason: 'conflict on firstname' });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Register' });
+    // The UI still shows the app's value; a second push leaves the waiting entry alone.
+    expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Local' });
+    expect(await f.pusher.push()).toMatchObject({ conflicts: 0, requests: 0 });
+  });
+
+  it("resolving with 'local' pushes the app's value without conflicting again", async () => {
+    const { f, customer, key } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register', lastname: 'Changed too' });
+    await f.pull('customers');
+    await f.pusher.push();
+
+    await resolveConflict(f.db, key, 'local');
+    expect(await listConflicts(f.db)).toEqual([]);
+    expect((await pendingEntries(f.db))[0]).toMatchObject({ state: 'pending', changed: ['firstname'] });
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Local', lastname: 'Changed too' });
+    expect(await f.db._sync_outbox.count()).toBe(0);
+  });
+
+  it("resolving with 'server' drops the edit when nothing else changed, and the table shows the server's record", async () => {
+    const { f, customer, key } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register' });
+    await f.pull('customers');
+    await f.pusher.push();
+
+    await resolveConflict(f.db, key, 'server');
+    expect(await f.db._sync_outbox.count()).toBe(0);
+    expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Register' });
+    expect(await listConflicts(f.db)).toEqual([]);
+  });
+
+  it("resolving with 'server' still pushes the app's other changes", async () => {
+    const { f, customer, key } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local', note_internal: 'keep me' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register' });
+    await f.pull('customers');
+    await f.pusher.push();
+
+    await resolveConflict(f.db, key, 'server');
+    expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Register', note_internal: 'keep me' });
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Register', note_internal: 'keep me' });
+  });
+
+  it('resolving with a record keeps that record, validated like a save', async () => {
+    const { f, customer, key } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register' });
+    await f.pull('customers');
+    await f.pusher.push();
+
+    await expect(resolveConflict(f.db, key, { firstname: 'Both', email: 'broken' })).rejects.toThrow(ValidationError);
+    expect(await listConflicts(f.db)).toHaveLength(1); // nothing changed
+    await resolveConflict(f.db, key, { firstname: 'Both' });
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Both' });
+  });
+
+  it('refuses an unknown key and a bad choice with a ValidationError', async () => {
+    const { f, key } = await setUp();
+    await expect(resolveConflict(f.db, 'customers:1', 'local')).rejects.toThrow(/no unresolved conflict customers:1/);
+    await expect(resolveConflict(f.db, 'nope:1', 'local')).rejects.toThrow(ValidationError);
+    await expect(resolveConflict(f.db, key, 'mine' as never)).rejects.toThrow(/'local', 'server' or a record/);
+  });
+
+  it('edit/edit of disjoint fields merges silently: the server gets both', async () => {
+    const { f, customer } = await setUp();
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, lastname: 'Register' });
+    await f.pull('customers');
+
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Local', lastname: 'Register' });
+    expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Local', lastname: 'Register' });
+  });
+
+  it('delete/edit: a local delete against a register edit is a conflict on _d', async () => {
+    const { f, customer } = await setUp();
+    await removeLocal(f.db, 'customers', customer.id, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, note_external: 'still a customer' });
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ conflicts: 1 });
+    expect((await listConflicts(f.db))[0]?.fields).toEqual(['_d']);
+    expect(f.sim.store.get('customers', customer.id)?._d).toBe(0);
+  });
+
+  it('edit/delete: a local edit against a deletion on the server is a conflict on _d', async () => {
+    const { f } = await setUp();
+    const product = (await f.db.products.filter((p) => p.visible === true).first()) as StoredRecord;
+    await saveLocal(f.db, 'products', { id: product.id, name: 'Renamed' }, { now: NOW });
+    f.sim.store.remove('products', product.id);
+    await f.pull('products');
+    expect(await f.pusher.push()).toMatchObject({ conflicts: 1 });
+    const [conflict] = await listConflicts(f.db);
+    expect(conflict).toMatchObject({ collection: 'products', fields: ['_d'] });
+    // The conflict shows the record as the app meant it: renamed, not deleted.
+    expect(conflict?.local).toMatchObject({ name: 'Renamed', _d: 0, visible: true });
+    expect(conflict?.server).toMatchObject({ visible: false });
+
+    // Keeping the app's side brings the product back with its new name.
+    await resolveConflict(f.db, `products:${product.id}`, 'local');
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(f.sim.store.get('products', product.id)).toMatchObject({ name: 'Renamed', _d: 0, visible: true });
+  });
+
+  it('server-wins keeps the register’s value and still pushes the app’s other fields', async () => {
+    const { f, customer } = await setUp({ conflict: 'server-wins' });
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local', note_internal: 'n' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register' });
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Register', note_internal: 'n' });
+    expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Register', note_internal: 'n' });
+  });
+
+  it('client-wins overwrites the register’s value and keeps its other changes', async () => {
+    const { f, customer } = await setUp({ conflict: 'client-wins' });
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.write('customers', { id: customer.id, firstname: 'Register', lastname: 'Register' });
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Local', lastname: 'Register' });
+  });
+
+  it('client-wins brings back a record the server deleted, with the app’s edit', async () => {
+    const { f, customer } = await setUp({ conflict: 'client-wins' });
+    await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Local' }, { now: NOW });
+    f.sim.store.remove('customers', customer.id);
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1 });
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ _d: 0, firstname: 'Local' });
+  });
+
+  it('a resolver decides per record; null leaves a conflict row', async () => {
+    const calls: string[][] = [];
+    const resolver: ConflictResolver = (local, server, _base, info) => {
+      calls.push(info.fields);
+      return local.firstname === 'Merge me' ? { ...server, firstname: `${String(local.firstname)} + ${String(server.firstname)}` } : null;
+    };
+    const { f } = await setUp({ conflict: resolver });
+    const [a, b] = (await f.db.customers.limit(2).toArray()) as [StoredRecord, StoredRecord];
+    await saveLocal(f.db, 'customers', { id: a.id, firstname: 'Merge me' }, { now: NOW });
+    await saveLocal(f.db, 'customers', { id: b.id, firstname: 'Leave me' }, { now: NOW });
+    f.sim.store.write('customers', { id: a.id, firstname: 'Register' });
+    f.sim.store.write('customers', { id: b.id, firstname: 'Register' });
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 1 });
+    expect(calls).toEqual([['firstname'], ['firstname']]);
+    expect(f.sim.store.get('customers', a.id)).toMatchObject({ firstname: 'Merge me + Register' });
+    expect((await listConflicts(f.db)).map((c) => c.id)).toEqual([b.id]);
+  });
+
+  it('a create whose answer was lost and whose snapshot is gone (a crash) is acknowledged when the server has its values', async () => {
+    const { f } = await setUp();
+    const id = await saveLocal(f.db, 'customers', { company: 'Lost answer Ltd', firstname: 'Eva' }, { now: NOW });
+    // The POST landed, but the app never learned it: the server has exactly what was saved.
+    const local = (await f.db.customers.get(id)) as StoredRecord;
+    const { _v, ...body } = local;
+    f.sim.store.write('customers', body);
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ acknowledged: 1, pushed: 0, requests: 0 });
+    expect(await f.db._sync_outbox.count()).toBe(0);
+    expect((await f.db.customers.get(id))?._v).toBe(f.sim.store.get('customers', id)?._v);
+  });
+
+  it('a create whose id the server already holds with other values is a conflict, not an overwrite', async () => {
+    const { f, customer } = await setUp();
+    // The app picked an id the mirror did not know yet (not pulled), which the server has.
+    await f.db.customers.delete(customer.id);
+    await f.db._sync_checkpoints.clear();
+    await saveLocal(f.db, 'customers', { id: customer.id, company: 'Mine', firstname: 'Someone else' }, { now: NOW });
+    await f.pull('customers');
+    expect(await f.pusher.push()).toMatchObject({ conflicts: 1, pushed: 0 });
+    expect((await listConflicts(f.db))[0]?.fields).toContain('firstname');
+    expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: customer.firstname });
+  });
+});
