@@ -1,7 +1,7 @@
 import { JsonParseError } from '../errors/index.js';
 import { findJsonError } from './find-json-error.js';
-import { dropPrototypeKeys, mayHavePrototypeKeys } from './prototype-keys.js';
-import { quoteUnsafeIntegers } from './quote-unsafe-integers.js';
+import { prepareJsonText } from './prepare-json-text.js';
+import { dropPrototypeKeys, hasEscapedKeyLetter } from './prototype-keys.js';
 
 /**
  * Parses JSON text strictly (RFC 8259) with integers kept exact.
@@ -20,16 +20,19 @@ import { quoteUnsafeIntegers } from './quote-unsafe-integers.js';
  *   prototype through them. Everything else equals what `JSON.parse` returns.
  *
  * Under the hood the native parser does the work (it is strict and fast); a linear scan first
- * quotes the unsafe integer tokens outside strings (see `quoteUnsafeIntegers`), and a grammar
+ * quotes the unsafe integer tokens outside strings (see `prepareJsonText`), and a grammar
  * check runs only after a failure, to locate it.
  */
 export function parseJson(text: string): unknown {
   if (typeof text !== 'string') {
     throw new JsonParseError(`parseJson: expected the JSON text as a string, got ${text === null ? 'null' : typeof text}`, { position: 0 });
   }
-  const quoted = quoteUnsafeIntegers(text);
+  const prepared = prepareJsonText(text);
   try {
-    return mayHavePrototypeKeys(text) ? JSON.parse(quoted, dropPrototypeKeys) : JSON.parse(quoted);
+    // The reviver is slow; it runs only for texts that may hold a key to drop.
+    return prepared.literalPrototypeKey || hasEscapedKeyLetter(text)
+      ? JSON.parse(prepared.text, dropPrototypeKeys)
+      : JSON.parse(prepared.text);
   } catch (cause) {
     throw toParseError(text, cause);
   }

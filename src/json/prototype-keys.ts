@@ -9,19 +9,16 @@
  */
 export const PROTOTYPE_KEYS: readonly string[] = ['__proto__', 'constructor'];
 
-// Any text that can hold such a key contains the name literally or escapes one of its
-// characters (only \uXXXX escapes make letters): `_` 5F, `c` 63, `n` 6E, `o` 6F, `p`..`u` 70-75.
-const MAYBE = /__proto__|constructor|\\u00(?:5[fF]|6[3eEfF]|7[0-5])/;
-const LITERAL_KEY = /"(?:__proto__|constructor)"[\t\n\r ]*:/;
-const ESCAPED_LETTER = /\\u00(?:5[fF]|6[3eEfF]|7[0-5])/;
+// Only \uXXXX escapes make letters: `_` 5F, `c` 63, `n` 6E, `o` 6F, `p`..`u` 70-75.
+const ESCAPED_KEY_LETTER = /\\u00(?:5[fF]|6[3eEfF]|7[0-5])/;
 
 /**
- * False when `text` certainly holds no `__proto__` or `constructor` key, so that the parse can
- * skip the slower pass that drops them. One native regex scan in the common case.
+ * True when `text` escapes a character that `__proto__` or `constructor` is made of, so that
+ * one of them may hide behind escapes (`"\u005f_proto__"`). Their plain spellings are found by
+ * `prepareJsonText`. One `indexOf` in the common case.
  */
-export function mayHavePrototypeKeys(text: string): boolean {
-  if (!MAYBE.test(text)) return false;
-  return LITERAL_KEY.test(text) || ESCAPED_LETTER.test(text);
+export function hasEscapedKeyLetter(text: string): boolean {
+  return text.includes('\\u00') && ESCAPED_KEY_LETTER.test(text);
 }
 
 /** A `JSON.parse` reviver that deletes the {@link PROTOTYPE_KEYS} wherever they occur. */

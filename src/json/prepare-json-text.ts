@@ -5,15 +5,30 @@ const MIN_UNSAFE_LENGTH = MAX_SAFE_DIGITS.length;
 const BACKSLASH = 92;
 const MINUS = 45;
 
+/** What {@link prepareJsonText} made of a JSON text. */
+export interface PreparedJsonText {
+  /** The text with its unsafe integer tokens quoted: the input itself when there were none. */
+  text: string;
+  /**
+   * True when a string token spelled exactly `__proto__` or `constructor` (no escapes) was seen,
+   * as a key or a value. Escaped spellings are not looked for here.
+   */
+  literalPrototypeKey: boolean;
+}
+
 /**
- * Rewrites JSON text so that every integer token outside the safe range (a plain integer:
- * no fraction, no exponent) becomes a string token of the same digits: `{"id":123456789012345678901}`
- * becomes `{"id":"123456789012345678901"}`, `-12345678901234567890` becomes `"-12345678901234567890"`.
+ * Readies JSON text for the native parser, in one pass over its structure.
+ *
+ * Every integer token outside the safe range (a plain integer: no fraction, no exponent)
+ * becomes a string token of the same digits: `{"id":123456789012345678901}` becomes
+ * `{"id":"123456789012345678901"}`, `-12345678901234567890` becomes `"-12345678901234567890"`.
  * The native `JSON.parse` of the result then keeps those integers exact.
  *
  * Strings are skipped exactly (closing quotes found with `indexOf`, escapes by counting the
  * backslashes before them), so digits inside strings are never touched. Only the short stretches
  * between strings are scanned, and only those of 16 characters or more can hold a candidate.
+ * While skipping, strings spelled `__proto__` or `constructor` are noted (a length test, then a
+ * comparison), which spares the parse a separate search for them.
  *
  * Invalid text stays invalid: a token is quoted only when the character before it is `[`, `,`,
  * `:`, whitespace or the start of the text, and the next one after optional whitespace is `,`,
@@ -21,13 +36,14 @@ const MINUS = 45;
  * position the quoted token is not followed by `:`; and a quote inserted inside a string (only
  * possible when the scan lost track because the text is broken) ends that string right before a
  * digit, which is never valid. So the native parser rejects the result whenever it would have
- * rejected the input. Returns `text` itself when nothing needed quoting.
+ * rejected the input.
  */
-export function quoteUnsafeIntegers(text: string): string {
+export function prepareJsonText(text: string): PreparedJsonText {
   const length = text.length;
   let out = '';
   let copied = 0;
   let from = 0;
+  let literalPrototypeKey = false;
   while (from < length) {
     const quote = text.indexOf('"', from);
     const to = quote < 0 ? length : quote;
@@ -37,9 +53,9 @@ export function quoteUnsafeIntegers(text: string): string {
         if (c < 49 || c > 57) continue; // a token of interest starts with 1-9
         let end = start + 1;
         while (end < to && (c = text.charCodeAt(end)) >= 48 && c <= 57) end++;
-        if (end - start >= MIN_UNSAFE_LENGTH && isUnsafe(text, start, end)) {
+        if (end - start >= MIN_UNSAFE_LENGTH) {
           const tokenStart = start > 0 && text.charCodeAt(start - 1) === MINUS ? start - 1 : start;
-          if (isTokenBoundaryBefore(text, tokenStart) && isValueEndAfter(text, end)) {
+          if (isUnsafe(text, start, end) && isTokenBoundaryBefore(text, tokenStart) && isValueEndAfter(text, end)) {
             out += text.slice(copied, tokenStart) + '"' + text.slice(tokenStart, end) + '"';
             copied = end;
           }
@@ -48,9 +64,14 @@ export function quoteUnsafeIntegers(text: string): string {
       }
     }
     if (quote < 0) break;
-    from = closingQuote(text, quote) + 1;
+    const close = closingQuote(text, quote);
+    const size = close - quote - 1;
+    if ((size === 9 || size === 11) && !literalPrototypeKey) {
+      literalPrototypeKey = text.startsWith('__proto__"', quote + 1) || text.startsWith('constructor"', quote + 1);
+    }
+    from = close + 1;
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return { text: copied === 0 ? text : out + text.slice(copied), literalPrototypeKey };
 }
 
 /** True when the digits `[start, end)` (no leading zero) exceed `Number.MAX_SAFE_INTEGER`. */
