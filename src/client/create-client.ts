@@ -1,4 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { tryToId } from '../ids/id.js';
 import { stringifyJson } from '../json/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { warehouseStatusSchema, type RecordOf } from '../schema/index.js';
@@ -70,6 +71,7 @@ export function createClient(options: ClientOptions): Client {
       limit: query.limit,
       bytes: response.bytes,
       serverTime: response.serverTime,
+      capBytes: collection === 'orders' ? ORDERS_MAX_RESPONSE_BYTES : undefined,
     });
   }
 
@@ -152,10 +154,15 @@ export function createClient(options: ClientOptions): Client {
       // The earlier form has no register in its path: ask for it in the query and keep only its orders.
       const legacy: RequestSpec = { method: 'GET', path: 'orders/latest', query: { id_cash_register: register, ...payment } };
       let usedLegacy = false;
-      const response = await forms.send('orders/latest', { current, legacy }, (spec) => {
+      const send = (spec: RequestSpec): Promise<JsonResponse> => {
         usedLegacy = spec === legacy;
         return request(spec, READ, call);
-      });
+      };
+      // The current form 404s for an unknown register too: the earlier form is only proven when
+      // its answer holds orders of this register.
+      const proves = (response: JsonResponse): boolean =>
+        Array.isArray(response.value) && response.value.some((raw) => tryToId((raw as { id_cash_register?: unknown } | null)?.id_cash_register) === register);
+      const response = await forms.send('orders/latest', { current, legacy }, send, proves);
       const value = expectArray(response, 'orders');
       const found = collectRecords('orders', value);
       const records = usedLegacy ? found.records.filter((order) => order.id_cash_register === register) : found.records;

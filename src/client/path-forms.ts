@@ -11,34 +11,40 @@ export interface PathPair<S> {
 /** Remembers, per endpoint, which path form the server speaks. */
 export interface PathForms {
   /**
-   * Sends with the form last known to work for `endpoint` (the current one at first); on 404
-   * tries the other form once, and remembers it when it works. When both answer 404 the first
-   * 404 is thrown.
+   * Sends with the form known to work for `endpoint`, the current one while nothing is known.
+   * While the form is unknown, a 404 of the current form tries the earlier one; when that works
+   * (and `proves` accepts its result) the endpoint is remembered as speaking the earlier form.
+   * Once the current form has worked, a 404 is about the record asked for and is thrown as is.
+   * When both forms answer 404 the first 404 is thrown.
    */
-  send<S, T>(endpoint: string, pair: PathPair<S>, attempt: (spec: S) => Promise<T>): Promise<T>;
-  /** The form in use for `endpoint`. */
-  formOf(endpoint: string): 'current' | 'legacy';
+  send<S, T>(endpoint: string, pair: PathPair<S>, attempt: (spec: S) => Promise<T>, proves?: (result: T) => boolean): Promise<T>;
+  /** The form known for `endpoint`, or `unknown` before the first answer. */
+  formOf(endpoint: string): 'current' | 'legacy' | 'unknown';
 }
 
 /** Creates an empty {@link PathForms} memory (one per client). */
 export function createPathForms(): PathForms {
-  const legacyEndpoints = new Set<string>();
+  const known = new Map<string, 'current' | 'legacy'>();
   return {
-    formOf: (endpoint) => (legacyEndpoints.has(endpoint) ? 'legacy' : 'current'),
-    async send(endpoint, pair, attempt) {
-      const useLegacy = legacyEndpoints.has(endpoint);
+    formOf: (endpoint) => known.get(endpoint) ?? 'unknown',
+    async send(endpoint, pair, attempt, proves = () => true) {
+      const form = known.get(endpoint);
+      if (form === 'current') return attempt(pair.current);
       try {
-        return await attempt(useLegacy ? pair.legacy : pair.current);
+        const result = await attempt(form === 'legacy' ? pair.legacy : pair.current);
+        known.set(endpoint, form ?? 'current');
+        return result;
       } catch (error) {
         if (!isHttpError(error) || error.status !== 404) throw error;
+        // An earlier-form server may since have been upgraded (legacy 404), or never had today's form.
+        const other = form === 'legacy' ? 'current' : 'legacy';
         let result;
         try {
-          result = await attempt(useLegacy ? pair.current : pair.legacy);
+          result = await attempt(pair[other]);
         } catch (second) {
           throw isHttpError(second) && second.status === 404 ? error : second;
         }
-        if (useLegacy) legacyEndpoints.delete(endpoint);
-        else legacyEndpoints.add(endpoint);
+        if (proves(result)) known.set(endpoint, other);
         return result;
       }
     },

@@ -26,7 +26,10 @@ export interface Page<T = unknown> {
    * Persist it to resume an interrupted traversal. `undefined` when the page held no readable id.
    */
   readonly cursor: Id | undefined;
-  /** True on the last page: fewer raw records came back than `limit` asked for. */
+  /**
+   * True on the last page: fewer raw records came back than `limit` asked for (spec: Pagination
+   * rule 2), unless the page nearly filled the orders response cap.
+   */
   readonly done: boolean;
   /** Server clock from the response's `Date` header, in ms (1 s resolution). */
   readonly serverTime: number | undefined;
@@ -53,7 +56,15 @@ export interface PageContext {
   limit: number;
   bytes: number;
   serverTime: number | undefined;
+  /**
+   * The collection's response cap in bytes (orders). A short page this close to it may have been
+   * cut by the server at a record boundary, so it is not taken for the last page.
+   */
+  capBytes?: number | undefined;
 }
+
+/** Share of the response cap from which a short page is suspected of having been cut. */
+const CUT_SUSPICION = 0.9;
 
 /**
  * Reads a list response: each raw record goes through the collection's read schema (ids
@@ -84,7 +95,7 @@ export function readRecordPage<C extends CollectionName>(collection: C, value: u
   return makeRecordPage(records, {
     rejected,
     cursor,
-    done: value.length < context.limit,
+    done: value.length < context.limit && !(context.capBytes !== undefined && context.bytes >= context.capBytes * CUT_SUSPICION),
     serverTime: context.serverTime,
     limit: context.limit,
     bytes: context.bytes,

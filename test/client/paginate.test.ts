@@ -179,4 +179,21 @@ describe('pages()', () => {
     await client.list('transactions');
     expect(server.requests.at(-1)?.url).toBe('/transactions?limit=100&direction=backward');
   });
+
+  it('does not take a short orders page that nearly fills the 6 MB cap for the last one (the server may cut there)', async () => {
+    const all = ids(8);
+    const pad = 'x'.repeat(1_900_000);
+    server.handle((r, res) => {
+      const q = new URL(r.url, 'http://x').searchParams;
+      const start = q.get('id_start');
+      const rest = all.filter((id) => start === null || id > BigInt(start));
+      // Cut at a record boundary under 6 MB, whatever the limit asked for.
+      const page = rest.slice(0, Math.min(Number(q.get('limit')), 3));
+      send(res, 200, `[${page.map((id) => `{"id":${id},"_v":1,"pad":"${pad}"}`).join(',')}]`);
+    });
+    const { client } = clientFor(server.baseUrl);
+    const pages = await collect(client.pages('orders', { limit: 6, direction: 'forward' }));
+    expect(idsOf(pages)).toEqual(all.map(String));
+  });
 });
+
