@@ -1,3 +1,152 @@
-export * from './errors/index.js';
-export { type Id, isId, toId, tryToId, compareIds } from './ids/id.js';
-export { COLLECTIONS, isCollectionName, type CollectionName } from './schema/collections.js';
+/**
+ * pos-cloud-mirror: an offline-first mirror of a point-of-sale cloud service in IndexedDB.
+ * Everything public is exported here by name; `pos-cloud-mirror/simulator` holds the simulator.
+ */
+
+// errors
+export {
+  PosCloudError,
+  isPosCloudError,
+  HttpError,
+  isHttpError,
+  AuthError,
+  isAuthError,
+  RateLimitError,
+  isRateLimitError,
+  InvalidCursorError,
+  isInvalidCursorError,
+  NetworkError,
+  isNetworkError,
+  TimeoutError,
+  isTimeoutError,
+  JsonParseError,
+  isJsonParseError,
+  ValidationError,
+  isValidationError,
+  type RequestInfo,
+  type ValidationIssue,
+} from './errors/index.js';
+
+// ids
+export {
+  type Id,
+  isId,
+  toId,
+  tryToId,
+  compareIds,
+  TABLE_IDS,
+  type TableName,
+  generateId,
+  decodeId,
+  composeId,
+  createIdGenerator,
+  ID_EPOCH,
+  type IdParts,
+  type IdGenerator,
+  type GenerateIdOptions,
+} from './ids/index.js';
+
+// json
+export { parseJson, stringifyJson } from './json/index.js';
+
+// schema
+export {
+  COLLECTIONS,
+  isCollectionName,
+  type CollectionName,
+  COLLECTION_INFO,
+  type CollectionInfo,
+  schemas,
+  type SchemaName,
+  parseRecord,
+  type ParseRecordResult,
+  validateWrite,
+  type ValidateWriteOptions,
+  idFieldsOf,
+  categoryNodeSchema,
+  warehouseStatusSchema,
+  warehouseStatusRowSchema,
+  moneyToDecimalString,
+  decimalToMoney,
+  formatMoney,
+  reductionPercentToPercent,
+  percentToReductionPercent,
+  toDate,
+  fromDate,
+} from './schema/index.js';
+export type {
+  RecordOf,
+  WriteInputOf,
+  WriteRecordOf,
+  Product,
+  Customer,
+  PriceMatrixRow,
+  Shop,
+  CashRegister,
+  Employee,
+  ParkLocation,
+  Shift,
+  StockHistoryRow,
+  Stockup,
+  Transaction,
+  Warehouse,
+  Order,
+  OrderDetail,
+  CategoryNode,
+  WarehouseStatusRow,
+  WarehouseStatus,
+} from './schema/index.js';
+
+// client
+export {
+  createClient,
+  CLIENT_DEFAULTS,
+  PaginationError,
+  isPaginationError,
+  type Client,
+  type ClientOptions,
+  type RetryOptions,
+  type ListQuery,
+  type PagesQuery,
+  type LatestOrdersQuery,
+  type CallOptions,
+  type Direction,
+  type Page,
+  type RecordPage,
+  type RejectedRecord,
+  type WarehouseStatusBody,
+  type OrderHistoryBody,
+} from './client/index.js';
+
+// db
+export { MirrorDb, type MirrorDbOptions } from './db/mirror-db.js';
+export { SYNC_TABLES } from './db/table-names.js';
+export { defaultDbName } from './db/db-name.js';
+export type { ExtraIndexes } from './db/stores.js';
+export type {
+  StoredRecord,
+  CheckpointRow,
+  TraversalCursor,
+  QuarantineRow,
+  OutboxEntry,
+  OutboxOp,
+  OutboxState,
+  ConflictRow,
+} from './db/sync-rows.js';
+
+// sync
+export type { ConflictResolver, ConflictStrategy, ConflictInfo } from './sync/conflict-strategy.js';
+export type { ConflictChoice } from './sync/conflict-resolution.js';
+export type { PushReport, PushCounts } from './sync/push.js';
+export type { PullReport, CollectionProgress } from './sync/pull.js';
+export type { ReconcileReport } from './sync/reconcile.js';
+export type { SyncEnvironment } from './sync/environment.js';
+export type { Observable, Observer, Subscription } from './sync/observable-value.js';
+export { ObservableValue } from './sync/observable-value.js';
+
+// mirror
+export { createMirror, type Mirror } from './mirror/create-mirror.js';
+export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
+export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
+export type { SyncStatus, SyncPhase, SyncProgress } from './mirror/status.js';
+export type { SyncReport } from './mirror/sync-report.js';
