@@ -47,4 +47,12 @@ describe('ids on the wire', () => {
     expect(text).toBe('{"id":5,"note":"x\\",\\"id\\":\\"7\\",\\"y","tags":"\\"id_shop\\":\\"9\\""}');
     expect(JSON.parse(text)).toEqual({ id: 5, note: tricky.note, tags: tricky.tags });
   });
+
+  it('rewrites nested ids, leaves non-canonical digits and id_payment-like numbers alone, and keeps customers\' id_c', () => {
+    expect(toWire({ id_c: '9', a: [{ id: '10', id_x: '007', id_y: '' }], __price_matrix_model: { id_product: '12' } }, { idsAsStrings: false })).toBe(
+      '{"id_c":9,"a":[{"id":10,"id_x":"007","id_y":""}],"__price_matrix_model":{"id_product":12}}',
+    );
+    expect(toWire([{ id: '1', id_c: '9', id_customer: '3' }], { idsAsStrings: false }, 'customers')).toBe('[{"id":1,"id_c":"9","id_customer":3}]');
+    expect(toWire({ identity: '5', id_payment: 221, paid: '7' }, { idsAsStrings: false })).toBe('{"identity":"5","id_payment":221,"paid":"7"}');
+  });
 });

@@ -180,8 +180,14 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
       const total = orderTotal[i] as number;
       const excl = orderTotalExcl[i] as number;
       const items = (itemStarts[i + 1] as number) - (itemStarts[i] as number);
-      const record = commonFields(orders, i, idC);
-      Object.assign(record, {
+      const record: SimRecord = {
+        id: orders.id(i),
+        id_c: idC,
+        _t: 'orders',
+        _v: orders.versions[i] as number,
+        _d: 0,
+        pgx: `${idC}:${orders.id(i)}`,
+        date_created: orders.times[i] as number,
         id_shop: places.shops.id(shop),
         id_cash_register: places.cash_registers.id(r),
         id_shift: shifts.id(s),
@@ -241,7 +247,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
         summary: items === 1 ? '1 položka' : `${items} položek`,
         tags: null,
         _u_dyn: orders.versions[i] as number,
-      });
+      };
       return record;
     },
     peek(i, field) {
@@ -275,8 +281,14 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
       const quantity = quantityOfDetail[d] as number;
       const line = Math.round(price * quantity);
       const canceled = orderCanceled[i] as number;
-      const record = commonFields(details, d, idC);
-      Object.assign(record, {
+      const record: SimRecord = {
+        id: details.id(d),
+        id_c: idC,
+        _t: 'order_details',
+        _v: details.versions[d] as number,
+        _d: 0,
+        pgx: `${idC}:${details.id(d)}`,
+        date_created: details.times[d] as number,
         id_order: orders.id(i),
         id_shop: places.shops.id(shop),
         id_cash_register: places.cash_registers.id(r),
@@ -324,7 +336,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
         tags: null,
         note: null,
         reference_code: null,
-      });
+      };
       return record;
     },
     peek(d, field) {
@@ -345,8 +357,14 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
       const share = Math.floor(total / parts);
       const code = orderPayment[i] as number;
       const rng = ctx.rng('transactions', k);
-      const record = commonFields(payments, k, idC);
-      Object.assign(record, {
+      const record: SimRecord = {
+        id: payments.id(k),
+        id_c: idC,
+        _t: 'transactions',
+        _v: payments.versions[k] as number,
+        _d: 0,
+        pgx: `${idC}:${payments.id(k)}`,
+        date_created: payments.times[k] as number,
         transaction_type: 1,
         payment_type: code,
         id_employee: people.employees.id(shiftEmployee[s] as number),
@@ -359,7 +377,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
         note: null,
         transaction_code: `TX${String(k + 1).padStart(8, '0')}`,
         reference_code: code === 0 ? null : rng.uint32().toString(36).toUpperCase(),
-      });
+      };
       return record;
     },
   };

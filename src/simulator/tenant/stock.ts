@@ -119,7 +119,6 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
       const r = ref[h] as number;
       const p = product[h] as number;
       const t = times[h] as number;
-      const record = commonFields(history, h, idC);
       let register: number;
       let employee: number;
       let order = -1;
@@ -135,7 +134,14 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
         register = rng.int(0, counts.cash_registers - 1);
         employee = people.employeeAt(t, rng);
       }
-      Object.assign(record, {
+      const record: SimRecord = {
+        id: history.id(h),
+        id_c: idC,
+        _t: 'stock_history',
+        _v: history.versions[h] as number,
+        _d: 0,
+        pgx: `${idC}:${history.id(h)}`,
+        date_created: t,
         id_employee: people.employees.id(employee),
         id_shop: places.shops.id(places.shopOfWarehouse(warehouse[h] as number)),
         id_warehouse: warehouseId(h),
@@ -151,7 +157,7 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
         note: k === CORRECTION ? 'Inventura' : null,
         supplier_sku: k === RECEIPT ? `SUP-${String(p).padStart(5, '0')}` : null,
         product_purchase_unit_price_tax_excl: purchasePrice(catalog, p, t),
-      });
+      };
       return record;
     },
     peek(h, field) {
