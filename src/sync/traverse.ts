@@ -25,6 +25,8 @@ export async function traverse(
       if (step.done) return;
       const page = step.value;
       next = page.done ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
+      // The read-ahead may fail while this page is written; its error is raised when it is awaited.
+      next.catch(() => undefined);
       await onPage(page);
     }
   } catch (error) {
