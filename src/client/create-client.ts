@@ -10,7 +10,8 @@ import { assertCollection, listSearchParams, resolveListQuery, type ResolvedList
 import { ORDERS_MAX_RESPONSE_BYTES } from './page-sizer.js';
 import { paginate } from './paginate.js';
 import { createPathForms } from './path-forms.js';
-import { makeRecordPage, readRecordPage, type RecordPage } from './record-page.js';
+import { toRawPage, type RawPage } from './raw-page.js';
+import { makeRecordPage, readRecordPage } from './record-page.js';
 import { collectRecords, expectArray, expectRecord, invalidBody } from './read-body.js';
 import { prepareOrderHistoryBody, prepareWarehouseStatusBody } from './reports.js';
 import { createRequester, type CallOptions, type JsonResponse, type RequestPolicy } from './requester.js';
@@ -52,20 +53,22 @@ export function createClient(options: ClientOptions): Client {
   const get = (path: string, call: CallOptions, query?: Record<string, string>): Promise<JsonResponse> =>
     request({ method: 'GET', path, ...(query ? { query } : {}) }, READ, call);
 
-  async function fetchListPage<C extends CollectionName>(
-    collection: C,
+  async function fetchRawPage(
+    collection: CollectionName,
     query: ResolvedListQuery,
-    call: CallOptions,
+    signal: AbortSignal,
     shrinkable: boolean,
-  ): Promise<RecordPage<RecordOf<C>>> {
+    timeoutMs: number | undefined,
+  ): Promise<RawPage> {
     const params = listSearchParams(query);
     const policy: RequestPolicy = shrinkable ? { idempotent: true, giveUpOn: SIZE_FAILURES } : READ;
+    const call: CallOptions = timeoutMs === undefined ? { signal } : { signal, timeoutMs };
     const send = (spec: RequestSpec): Promise<JsonResponse> => request(spec, policy, call);
     const current: RequestSpec = { method: 'GET', path: collection, query: params };
     const response = LEGACY_LIST_FORM.has(collection)
       ? await forms.send(`list:${collection}`, { current, legacy: { ...current, path: `${collection}/list` } }, send)
       : await send(current);
-    return readRecordPage(collection, response.value, {
+    return toRawPage(collection, response.value, {
       request: response.request,
       idStart: query.idStart,
       limit: query.limit,
@@ -75,28 +78,35 @@ export function createClient(options: ClientOptions): Client {
     });
   }
 
-  function traverse<C extends CollectionName>(collection: C, query: PagesQuery<RecordOf<C>>, where: string) {
+  function traverse<C extends CollectionName>(collection: C, query: PagesQuery<RecordOf<C>>, where: string, prefetch: boolean) {
     assertCollection(collection, where);
     const resolvedQuery = resolveListQuery(collection, query, where);
     if (query.onPage !== undefined && typeof query.onPage !== 'function') {
       throw new ValidationError(`${where}: onPage must be a function`, { issues: [{ path: ['onPage'], message: 'must be a function' }] });
     }
-    const call = callOf(query);
-    return paginate<RecordOf<C>>(collection, resolvedQuery, (q, shrinkable) => fetchListPage(collection, q, call, shrinkable), {
+    const { signal, timeoutMs } = query;
+    const io = {
+      fetchRaw: (q: ResolvedListQuery, shrinkable: boolean, stop: AbortSignal) =>
+        fetchRawPage(collection, q, stop, shrinkable, timeoutMs),
+      read: (raw: RawPage) => readRecordPage(collection, raw),
+    };
+    return paginate<RecordOf<C>>(collection, resolvedQuery, io, {
       maxBytes: collection === 'orders' ? ORDERS_MAX_RESPONSE_BYTES : undefined,
       onPage: query.onPage?.bind(query),
+      signal,
+      prefetch,
     });
   }
 
   return {
     async list(collection, query = {}) {
       // One page is the first page of a traversal: same checks, same shrinking of oversized orders pages.
-      for await (const page of traverse(collection, query, 'list')) return page;
+      for await (const page of traverse(collection, query, 'list', false)) return page;
       throw new Error('unreachable: a traversal yields at least one page');
     },
 
     pages(collection, query = {}) {
-      return traverse(collection, query, 'pages');
+      return traverse(collection, query, 'pages', true);
     },
 
     async get(collection, id, options) {

@@ -1,7 +1,8 @@
-import { ValidationError, type RequestInfo, type ValidationIssue } from '../errors/index.js';
-import { tryToId, type Id } from '../ids/id.js';
+import type { ValidationIssue } from '../errors/index.js';
+import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { parseRecord, type RecordOf, type SchemaName } from '../schema/index.js';
+import { rawId, type RawPage } from './raw-page.js';
 
 /** A record of a list page that failed its read schema: kept for quarantine, not dropped. */
 export interface RejectedRecord {
@@ -48,58 +49,30 @@ export interface Page<T = unknown> {
  */
 export type RecordPage<T> = T[] & Page<T>;
 
-/** The context {@link readRecordPage} needs. */
-export interface PageContext {
-  request: RequestInfo;
-  /** The `id_start` sent, if any: a repeat of that record is dropped. */
-  idStart: Id | undefined;
-  limit: number;
-  bytes: number;
-  serverTime: number | undefined;
-  /**
-   * The collection's response cap in bytes (orders). A short page this close to it may have been
-   * cut by the server at a record boundary, so it is not taken for the last page.
-   */
-  capBytes?: number | undefined;
-}
-
-/** Share of the response cap from which a short page is suspected of having been cut. */
-const CUT_SUSPICION = 0.9;
-
 /**
- * Reads a list response: each raw record goes through the collection's read schema (ids
- * normalized, unknown fields kept); failures go to `rejected`. The record named by `id_start` is
- * dropped wherever the server repeats it (spec gap: whether `id_start` is excluded is not shown).
+ * Reads a raw list page through the collection's read schema (ids normalized, unknown fields
+ * kept); records that fail go to `rejected`. A repeat of the `id_start` record is dropped.
  */
-export function readRecordPage<C extends CollectionName>(collection: C, value: unknown, context: PageContext): RecordPage<RecordOf<C>> {
-  if (!Array.isArray(value)) {
-    const where = `${context.request.method} ${context.request.path}`;
-    throw new ValidationError(`the response of ${where} is not a JSON array of ${collection}`, {
-      request: context.request,
-      issues: [{ path: [], message: `expected an array, got ${value === null ? 'null' : typeof value}` }],
-    });
-  }
-  const repeated = context.idStart === undefined || context.idStart === '0' ? undefined : context.idStart;
+export function readRecordPage<C extends CollectionName>(collection: C, page: RawPage): RecordPage<RecordOf<C>> {
+  const repeated = page.idStart === undefined || page.idStart === '0' ? undefined : page.idStart;
   const records: RecordOf<C>[] = [];
   const rejected: RejectedRecord[] = [];
-  let cursor: Id | undefined;
-  for (let index = 0; index < value.length; index++) {
-    const raw: unknown = value[index];
-    const id = rawId(raw);
-    if (id !== undefined) cursor = id;
-    if (repeated !== undefined && id === repeated) continue;
+  const values = page.values;
+  for (let index = 0; index < values.length; index++) {
+    const raw: unknown = values[index];
+    if (repeated !== undefined && rawId(raw) === repeated) continue;
     const result = parseRecord(collection, raw);
     if (result.ok) records.push(result.record);
     else rejected.push({ collection, index, raw, issues: result.issues });
   }
   return makeRecordPage(records, {
     rejected,
-    cursor,
-    done: value.length < context.limit && !(context.capBytes !== undefined && context.bytes >= context.capBytes * CUT_SUSPICION),
-    serverTime: context.serverTime,
-    limit: context.limit,
-    bytes: context.bytes,
-    rawCount: value.length,
+    cursor: page.cursor,
+    done: page.done,
+    serverTime: page.serverTime,
+    limit: page.limit,
+    bytes: page.bytes,
+    rawCount: values.length,
   });
 }
 
@@ -108,9 +81,4 @@ export function makeRecordPage<T>(records: T[], page: Omit<Page<T>, 'records'>):
   const props: PropertyDescriptorMap = { records: { value: records } };
   for (const [key, value] of Object.entries(page)) props[key] = { value };
   return Object.defineProperties(records, props) as RecordPage<T>;
-}
-
-/** The id of a raw record as the server sent it (number or string), canonical, if it has one. */
-export function rawId(raw: unknown): Id | undefined {
-  return typeof raw === 'object' && raw !== null ? tryToId((raw as { id?: unknown }).id) : undefined;
 }

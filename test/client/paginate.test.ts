@@ -195,5 +195,36 @@ describe('pages()', () => {
     const pages = await collect(client.pages('orders', { limit: 6, direction: 'forward' }));
     expect(idsOf(pages)).toEqual(all.map(String));
   });
+
+  it('requests the next page while the consumer holds the current one, and aborts it when the consumer stops', async () => {
+    let closedEarly = 0;
+    server.handle((r, res, req) => {
+      const start = new URL(r.url, 'http://x').searchParams.get('id_start');
+      if (start === null) {
+        send(res, 200, '[{"id":1,"_v":1},{"id":2,"_v":1}]');
+        return;
+      }
+      req.socket.once('close', () => closedEarly++); // the second page is never answered
+    });
+    const before = server.requests.length;
+    const { client } = clientFor(server.baseUrl);
+    for await (const page of client.pages('warehouses', { limit: 2 })) {
+      expect(page.map((w) => w.id)).toEqual(['1', '2']);
+      while (server.requests.length < before + 2) await new Promise((r) => setTimeout(r, 5));
+      expect(server.requests[before + 1]?.url).toBe('/warehouses?limit=2&direction=forward&id_start=2');
+      break;
+    }
+    while (closedEarly === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(server.requests.length).toBe(before + 2);
+  });
+
+  it('does not prefetch for list(): one page, one request', async () => {
+    listServer(server, ids(10));
+    const before = server.requests.length;
+    const { client } = clientFor(server.baseUrl);
+    await client.list('warehouses', { limit: 3 });
+    await client.list('shops', { limit: 3 });
+    expect(server.requests.slice(before).map((r) => r.url.split('?')[0])).toEqual(['/warehouses', '/shops']);
+  });
 });
 
