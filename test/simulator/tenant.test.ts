@@ -5,6 +5,7 @@ import { validateWrite } from '../../src/schema/index.js';
 import { SIZE_PRESETS, createSimulator, type SimRecord, type Simulator } from '../../src/simulator/index.js';
 import { PRIVATE_TABLE_IDS } from '../../src/simulator/sim-ids.js';
 import { TABLE_IDS } from '../../src/ids/index.js';
+import { api, idOf } from './helpers.js';
 
 /** Where each reference field points. */
 const TARGET: Record<string, string> = {
@@ -215,6 +216,24 @@ describe('generated tenant', () => {
       expect(sim.store.count('product_price_matrix')).toBe(65);
       expect(sim.store.count('shops')).toBe(SIZE_PRESETS.tiny.shops);
       expect(integrityProblems(snapshot(sim)).slice(0, 5)).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('starts a large tenant (about a million records) and serves pages from anywhere in it', async () => {
+    const sim = await createSimulator({ size: 'large', seed: 3 });
+    try {
+      const total = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
+      expect(total).toBeGreaterThan(1_000_000);
+      const orders = sim.store.collection('orders');
+      const middle = orders.idAt(Math.floor(orders.count / 2));
+      const client = api(sim);
+      const page = await client.list(`/orders?direction=forward&limit=400&id_start=${middle}`);
+      expect(page).toHaveLength(400);
+      expect(idOf(page[0]?.id)).toBe(orders.idAt(Math.floor(orders.count / 2) + 1));
+      const items = await client.get(`/orders_details/${String(page[0]?.id_cash_register)}/${idOf(page[0]?.id)}`);
+      expect(items.status).toBe(200);
     } finally {
       await sim.close();
     }
