@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors/index.js';
 
 /**
- * An id field whose value is a canonical id string, in the compact output of `JSON.stringify`:
- * the key `id`, or `id_` and ASCII letters, digits or underscores (`id_c`, `id_shop`, ...), right
- * after `{` or `,` (so it is a key: inside strings every quote is escaped), then `:` and a string
- * of digits without leading zeros. Capture 1 is everything up to the value, capture 2 the digits.
+ * The start of an id field's value, in the compact output of `JSON.stringify`: the key `id`, or
+ * `id_` and ASCII letters, digits or underscores (`id_c`, `id_shop`, ...), right after `{` or `,`
+ * (so it is a key: inside strings every quote is escaped), then `:` and the opening quote of a
+ * string that holds only digits without a leading zero. A match ends right after that quote.
  */
-const ID_FIELD_VALUE = /([{,]"id(?:_[A-Za-z0-9_]*)?":)"(0|[1-9][0-9]*)"/g;
+const ID_VALUE_START = /[{,]"id(?:_[A-Za-z0-9_]*)?":"(?=(?:0|[1-9][0-9]*)")/g;
 
 /**
  * Serializes like `JSON.stringify(value)` (compact, `toJSON` honoured, `undefined` and functions
@@ -22,8 +22,8 @@ const ID_FIELD_VALUE = /([{,]"id(?:_[A-Za-z0-9_]*)?":)"(0|[1-9][0-9]*)"/g;
  * Throws a `ValidationError` when the value has no JSON text (`undefined`, a function, a symbol)
  * or cannot be serialized (a circular structure); the engine's error is kept as `cause`.
  *
- * Speed: the native serializer does the work and one native regex pass unquotes the ids; values
- * with bigints take a slower path (a replacer), which the library itself never needs.
+ * Speed: the native serializer does the work and one native regex search finds the ids to
+ * unquote; values with bigints take a slower path (a replacer), which the library itself never needs.
  */
 export function stringifyJson(value: unknown): string {
   let text: string | undefined;
@@ -37,7 +37,26 @@ export function stringifyJson(value: unknown): string {
     const message = `${typeof value} has no JSON text`;
     throw new ValidationError(`stringifyJson: ${message}`, { issues: [{ path: [], message }] });
   }
-  return text.replace(ID_FIELD_VALUE, '$1$2');
+  return unquoteIdValues(text);
+}
+
+/**
+ * Drops the quotes around the values that {@link ID_VALUE_START} finds. The regex only finds
+ * (no captures, no replacement strings: those cost more than the search); the pieces between
+ * are sliced and joined as one rope.
+ */
+function unquoteIdValues(text: string): string {
+  let out = '';
+  let copied = 0;
+  ID_VALUE_START.lastIndex = 0;
+  while (ID_VALUE_START.test(text)) {
+    const open = ID_VALUE_START.lastIndex - 1;
+    const close = text.indexOf('"', open + 1); // the value is digits only: the next quote ends it
+    out += text.slice(copied, open) + text.slice(open + 1, close);
+    copied = close + 1;
+    ID_VALUE_START.lastIndex = copied;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**
