@@ -1,6 +1,12 @@
 /** The orders list's response cap (spec: Limits): returned JSON cannot exceed 6 MB. */
 export const ORDERS_MAX_RESPONSE_BYTES = 6_000_000;
 
+/**
+ * Statuses an orders page too big for the cap fails with (the spec does not show which; the
+ * simulator answers 500). The pager answers them by halving the page instead of waiting.
+ */
+export const SIZE_FAILURE_STATUSES: ReadonlySet<number> = new Set([500, 413]);
+
 /** Share of a cap a page may be expected to fill. */
 const HEADROOM = 0.75;
 

@@ -2,7 +2,7 @@ import { HttpError } from '../errors/index.js';
 import { compareIds, type Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { Direction, ResolvedListQuery } from './list-query.js';
-import { createPageSizer } from './page-sizer.js';
+import { createPageSizer, SIZE_FAILURE_STATUSES } from './page-sizer.js';
 import { PaginationError } from './pagination-error.js';
 import type { RawPage } from './raw-page.js';
 import type { RecordPage } from './record-page.js';
@@ -32,9 +32,6 @@ export interface PaginateOptions<T> {
    */
   prefetch: boolean;
 }
-
-/** Statuses a too-big orders page fails with (spec: 6 MB response cap; the failure status is not shown). */
-const SIZE_FAILURES: ReadonlySet<number> = new Set([500, 413]);
 
 /**
  * Walks a collection page by page (spec: Pagination rules 2–4): the same `direction` throughout,
@@ -119,5 +116,5 @@ export function isAhead(next: Id, previous: Id, direction: Direction): boolean {
 }
 
 function isSizeFailure(error: unknown): boolean {
-  return error instanceof HttpError && error.constructor === HttpError && SIZE_FAILURES.has(error.status);
+  return error instanceof HttpError && error.constructor === HttpError && SIZE_FAILURE_STATUSES.has(error.status);
 }
