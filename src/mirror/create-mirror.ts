@@ -81,6 +81,12 @@ export function createMirror(options: MirrorOptions): Mirror {
   const name = options.dbName ?? defaultDbName(options.baseUrl ?? 'http://local.invalid/', options.tenant);
   const idb = resolveIndexedDb({ indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
+  // Dexie's liveQuery stays silent unless its global dependencies name an IndexedDB, which a
+  // runtime without one (Node) lacks: lend it ours. A runtime with its own is left alone.
+  if (!Dexie.dependencies.indexedDB) {
+    Dexie.dependencies.indexedDB = idb.indexedDB;
+    Dexie.dependencies.IDBKeyRange = idb.IDBKeyRange;
+  }
   const pollIntervalMs = options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs;
   const reconcileIntervalMs = options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs;
   const skewMarginMs = options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs;
@@ -149,6 +155,8 @@ export function createMirror(options: MirrorOptions): Mirror {
   }
 
   function onFailure(error: unknown): FailureAction {
+    // A run cut short by stop() or close() is not a failure to report.
+    if (!started && isAbort(error)) return 'retry';
     const lastError = describeError(error);
     if (error instanceof AuthError) {
       setStatus({ phase: 'auth-error', lastError });
@@ -358,6 +366,10 @@ export function createMirror(options: MirrorOptions): Mirror {
 function describeError(error: unknown): { name: string; message: string } {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
 }
 
 function isQuotaError(error: unknown): boolean {

@@ -1,0 +1,79 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { createClient } from '../../src/client/index.js';
+import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
+import type { MirrorOptions } from '../../src/mirror/options.js';
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+
+let counter = 0;
+
+/** A simulator over real HTTP and a way to make mirrors (devices or tabs) of it. */
+export interface MirrorFixture {
+  sim: Simulator;
+  /** One IndexedDB per device: mirrors made with the same factory and name share a database (tabs). */
+  factory: IDBFactory;
+  dbName: string;
+  mirror(options?: Partial<MirrorOptions> & { factory?: IDBFactory; token?: string }): Mirror;
+  close(): Promise<void>;
+}
+
+/** Starts a tiny seeded simulator; mirrors made from the fixture are closed with it. */
+export async function startMirrorFixture(sim: SimulatorOptions = {}): Promise<MirrorFixture> {
+  const simulator = await createSimulator({ port: 0, size: 'tiny', seed: 3, ...sim });
+  const made: Mirror[] = [];
+  const fixture: MirrorFixture = {
+    sim: simulator,
+    factory: new IDBFactory(),
+    dbName: `mirror-${++counter}`,
+    mirror(options = {}) {
+      const { factory, token, ...rest } = options;
+      const client = createClient({
+        baseUrl: simulator.baseUrl,
+        token: token ?? simulator.token,
+        userAgent: 'pos-cloud-mirror tests (mirror)',
+        timeoutMs: 5_000,
+        retry: { limit: 6, baseDelayMs: 1, maxDelayMs: 5 },
+      });
+      const mirror = createMirror({
+        client,
+        dbName: fixture.dbName,
+        indexedDB: factory ?? fixture.factory,
+        IDBKeyRange,
+        pollIntervalMs: 60_000,
+        leaderLeaseMs: 300,
+        ...rest,
+      });
+      made.push(mirror);
+      return mirror;
+    },
+    async close() {
+      for (const m of made) await m.close();
+      await simulator.close();
+    },
+  };
+  return fixture;
+}
+
+/** Resolves when `predicate` holds for a value of the observable (or rejects after `ms`). */
+export function waitFor<T>(
+  source: { subscribe(o: (v: T) => void): { unsubscribe(): void } },
+  predicate: (value: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let sub: { unsubscribe(): void } | undefined;
+    let done = false;
+    const timer = setTimeout(() => {
+      done = true;
+      sub?.unsubscribe();
+      reject(new Error(`condition not met within ${ms} ms`));
+    }, ms);
+    sub = source.subscribe((value) => {
+      if (done || !predicate(value)) return;
+      done = true;
+      clearTimeout(timer);
+      queueMicrotask(() => sub?.unsubscribe());
+      resolve(value);
+    });
+    if (done) sub.unsubscribe();
+  });
+}
