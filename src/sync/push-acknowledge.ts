@@ -21,32 +21,72 @@ import type { OutgoingRecord } from './push-prepare.js';
 export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, items: readonly OutgoingRecord[]): Promise<void> {
   const table = db.collection(collection);
   await db.transaction('rw', [table, db._sync_outbox], async () => {
-    const currents = await db._sync_outbox.bulkGet(items.map((i) => i.entry.seq));
-    const locals = await table.bulkGet(items.map((i) => i.entry.id));
+    const currents = await readSeqs(db, items.map((i) => i.entry.seq));
     const deletes: number[] = [];
-    const puts: OutboxEntry[] = [];
-    items.forEach((item, i) => {
-      const current = currents[i];
+    const moved: { item: OutgoingRecord; current: OutboxEntry; serverMoved: boolean }[] = [];
+    items.forEach((item) => {
+      const current = currents.get(item.entry.seq);
       if (!current) return;
       const edited = current.localVersion !== item.entry.localVersion;
       const serverMoved = (current.server?._v ?? -1) !== (item.entry.server?._v ?? -1);
-      if (!edited && !serverMoved) {
-        deletes.push(item.entry.seq);
-        return;
-      }
-      const local = locals[i] ?? item.record;
-      const sentBase: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
-      const changed = current.changed.filter((f) => !sameValue(local[f], sentBase[f]));
-      if (changed.length === 0 && !serverMoved) {
-        deletes.push(item.entry.seq);
-        return;
-      }
-      const deleted = isTombstone(collection, local) && !isTombstone(collection, sentBase);
-      puts.push({ ...withoutSent(current), base: sentBase, changed, op: deleted ? 'delete' : 'update' });
+      if (edited || serverMoved) moved.push({ item, current, serverMoved });
+      else deletes.push(item.entry.seq);
     });
-    if (deletes.length > 0) await db._sync_outbox.bulkDelete(deletes);
+    const puts: OutboxEntry[] = [];
+    if (moved.length > 0) {
+      const locals = await table.bulkGet(moved.map((m) => m.item.entry.id));
+      moved.forEach(({ item, current, serverMoved }, i) => {
+        const local = locals[i] ?? item.record;
+        const sentBase: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
+        const changed = current.changed.filter((f) => !sameValue(local[f], sentBase[f]));
+        if (changed.length === 0 && !serverMoved) {
+          deletes.push(item.entry.seq);
+          return;
+        }
+        const deleted = isTombstone(collection, local) && !isTombstone(collection, sentBase);
+        puts.push({ ...withoutSent(current), base: sentBase, changed, op: deleted ? 'delete' : 'update' });
+      });
+    }
+    await deleteSeqs(db, deletes);
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
   });
+}
+
+/**
+ * Outbox entries by `seq`. A batch is usually one run of consecutive `seq`s (entries go out in
+ * `seq` order), read with one key-range request instead of one request per entry.
+ */
+async function readSeqs(db: MirrorDb, seqs: readonly number[]): Promise<Map<number, OutboxEntry>> {
+  const found = new Map<number, OutboxEntry>();
+  const { runs, singles } = splitRuns(seqs);
+  for (const [first, last] of runs) {
+    for (const entry of await db._sync_outbox.where(':id').between(first, last, true, true).toArray()) found.set(entry.seq!, entry);
+  }
+  const loose = await db._sync_outbox.bulkGet(singles);
+  loose.forEach((entry, i) => entry && found.set(singles[i]!, entry));
+  return found;
+}
+
+/** Deletes outbox entries by `seq`: runs of consecutive `seq`s as one key-range request each. */
+async function deleteSeqs(db: MirrorDb, seqs: readonly number[]): Promise<void> {
+  const { runs, singles } = splitRuns(seqs);
+  for (const [first, last] of runs) await db._sync_outbox.where(':id').between(first, last, true, true).delete();
+  if (singles.length > 0) await db._sync_outbox.bulkDelete(singles);
+}
+
+/** Runs of at least 3 consecutive numbers, and the numbers in no such run. */
+function splitRuns(values: readonly number[]): { runs: [number, number][]; singles: number[] } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  const singles: number[] = [];
+  let start = 0;
+  for (let i = 1; i <= sorted.length; i++) {
+    if (i < sorted.length && sorted[i] === sorted[i - 1]! + 1) continue;
+    if (i - start >= 3) runs.push([sorted[start]!, sorted[i - 1]!]);
+    else singles.push(...sorted.slice(start, i));
+    start = i;
+  }
+  return { runs, singles };
 }
 
 /**

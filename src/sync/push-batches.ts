@@ -46,8 +46,11 @@ export function jsonBytes(value: unknown): number {
   return utf8Length(JSON.stringify(value) ?? 'null');
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** Bytes of a string in UTF-8, without encoding it. */
 export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

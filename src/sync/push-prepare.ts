@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
@@ -37,7 +38,7 @@ export async function prepareCollection(
 ): Promise<OutgoingRecord[]> {
   const table = db.collection(collection);
   return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
-    const entries = (await db._sync_outbox.where('collection').equals(collection).toArray())
+    const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
       .sort((a, b) => a.seq - b.seq);
     if (entries.length === 0) return [];

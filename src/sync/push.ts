@@ -85,10 +85,18 @@ export function createPusher(options: PusherOptions): Pusher {
     const sizes = new Map(outgoing.map((o) => [o, jsonBytes(o.wire)]));
     const batches = planBatches(outgoing, limits, (o) => sizes.get(o) ?? 0);
     counts.batches += batches.length;
-    for (const batch of batches) {
-      signal?.throwIfAborted();
-      await send(collection, batch, counts, signal);
+    const settled = settlementQueue(db, collection);
+    try {
+      for (const batch of batches) {
+        signal?.throwIfAborted();
+        await send(collection, batch, counts, signal, settled);
+      }
+    } catch (error) {
+      // What the server acknowledged is settled before the push stops.
+      await settled.drain().catch(() => undefined);
+      throw error;
     }
+    await settled.drain();
   }
 
   /**
@@ -96,7 +104,13 @@ export function createPusher(options: PusherOptions): Pusher {
    * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
    * again; when the body names none, the batch is halved until each bad record stands alone.
    */
-  async function send(collection: CollectionName, batch: OutgoingRecord[], counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
+  async function send(
+    collection: CollectionName,
+    batch: OutgoingRecord[],
+    counts: PushCounts,
+    signal: AbortSignal | undefined,
+    settled: SettlementQueue,
+  ): Promise<void> {
     counts.requests++;
     try {
       await client.save(collection, batch.map((o) => o.wire), signal ? { signal } : {});
@@ -118,19 +132,40 @@ export function createPusher(options: PusherOptions): Pusher {
         await markRejected(db, bad, [...named.keys()].sort((a, b) => a - b).map((i) => named.get(i) ?? ''));
         counts.rejected += bad.length;
         const rest = batch.filter((_, i) => !named.has(i));
-        if (rest.length > 0) await send(collection, rest, counts, signal);
+        if (rest.length > 0) await send(collection, rest, counts, signal, settled);
         return;
       }
       const half = Math.ceil(batch.length / 2);
-      await send(collection, batch.slice(0, half), counts, signal);
-      await send(collection, batch.slice(half), counts, signal);
+      await send(collection, batch.slice(0, half), counts, signal, settled);
+      await send(collection, batch.slice(half), counts, signal, settled);
       return;
     }
-    await acknowledgeSent(db, collection, batch);
     counts.pushed += batch.length;
+    await settled.add(batch);
   }
 
   return { push };
+}
+
+/** Settles acknowledged batches one after the other, each while the next POST is on its way. */
+interface SettlementQueue {
+  /** Waits for the previous settlement (its failure stops the push here), then starts this one. */
+  add(batch: OutgoingRecord[]): Promise<void>;
+  /** Resolves when every settlement is written; rejects with the first failure. */
+  drain(): Promise<void>;
+}
+
+function settlementQueue(db: MirrorDb, collection: CollectionName): SettlementQueue {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    async add(batch) {
+      await last;
+      last = acknowledgeSent(db, collection, batch);
+      // Observed later, by the next add or by drain; not an unhandled rejection meanwhile.
+      last.catch(() => undefined);
+    },
+    drain: () => last,
+  };
 }
 
 function hasWork(counts: PushCounts): boolean {
