@@ -12,7 +12,7 @@ export type SizeCounts = Record<CollectionName, number> & { categories: number }
 /** A preset name or exact counts for some collections (the rest from `tiny`, scaled to their parents). */
 export type SizeOption = 'tiny' | 'small' | 'medium' | 'large' | Partial<Record<CollectionName | 'categories', number>>;
 
-/** The presets. `medium` is about 85 thousand records, `large` about a million. */
+/** The presets. `medium` is about 87 thousand records, `large` about a million. */
 export const SIZE_PRESETS: Readonly<Record<'tiny' | 'small' | 'medium' | 'large', Readonly<SizeCounts>>> = {
   tiny: { shops: 2, warehouses: 3, cash_registers: 3, employees: 6, park_locations: 4, categories: 13, products: 30, product_price_matrix: 40, customers: 30, shifts: 12, orders: 40, order_details: 100, transactions: 42, stockup: 5, stock_history: 120 },
   small: { shops: 3, warehouses: 4, cash_registers: 6, employees: 15, park_locations: 10, categories: 40, products: 400, product_price_matrix: 520, customers: 500, shifts: 150, orders: 700, order_details: 1800, transactions: 720, stockup: 40, stock_history: 2100 },
