@@ -81,7 +81,8 @@ export function createPuller(options: PullerOptions): Puller {
         const startedAt = cursor?.startedAt ?? (page.serverTime ?? now()) - (now() - requestedAt);
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
         await db.transaction('rw', tables, async () => {
-          const applied = await applyServerRecords(db, collection, page);
+          // Without a version filter a page is every record of its id range.
+          const applied = await applyServerRecords(db, collection, page, { contiguous: versionStart === 0 });
           if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page, now()));
           const next: TraversalCursor = {
             versionStart,

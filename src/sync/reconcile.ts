@@ -66,7 +66,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
       for (; next < localIds.length; next++) if (!pending.has(localIds[next]!)) vanished.push(localIds[next]!);
     }
     await db.transaction('rw', tables, async () => {
-      const applied = await applyServerRecords(db, collection, page);
+      const applied = await applyServerRecords(db, collection, page, { contiguous: true });
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);
       if (vanished.length > 0) await db.table(collection).bulkDelete(vanished);

@@ -1,0 +1,176 @@
+/**
+ * Initial sync of a ~100,000-record tenant into fake-indexeddb, against the storage limit: a bare
+ * Dexie `bulkPut` of the same records (already in memory, same tables and indexes, pages of 400 in
+ * their own transactions) in the same run, rounds alternating. Also: an idle delta sync (requests
+ * and ms), and the latency of a live query's notification after one write into a 100,000-row table.
+ * The simulator runs in a child process (this file, forked), as a real server would.
+ *
+ *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the peak heap of a `large` (~1M) sync
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { SizeOption } from '../src/simulator/size.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const TENANT: SizeOption = {
+  shops: 5, warehouses: 6, cash_registers: 12, employees: 40, park_locations: 20, categories: 90,
+  products: 3500, product_price_matrix: 4500, customers: 6000, shifts: 1700, orders: 11500,
+  order_details: 29000, transactions: 11600, stockup: 460, stock_history: 32000,
+};
+
+interface Ready { baseUrl: string; token: string; total: number }
+
+if (process.env.MIRROR_BENCH_SERVER) {
+  const { createSimulator } = await import('../src/simulator/index.js');
+  const size = process.env.MIRROR_BENCH_SERVER === 'large' ? 'large' : TENANT;
+  const sim = await createSimulator({ size, seed: 9 });
+  const total = (await import('../src/schema/collections.js')).COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
+  process.send?.({ baseUrl: sim.baseUrl, token: sim.token, total } satisfies Ready);
+  process.once('disconnect', () => void sim.close());
+} else {
+  await main();
+}
+
+async function startServer(size: string): Promise<{ ready: Ready; stop: () => void }> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, MIRROR_BENCH_SERVER: size },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ready));
+    child.once('exit', (code) => reject(new Error(`simulator exited with ${String(code)}`)));
+  });
+  return { ready, stop: () => child.disconnect() };
+}
+
+async function main(): Promise<void> {
+  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
+  const { liveQuery } = await import('dexie');
+  const { createClient } = await import('../src/client/index.js');
+  const { createMirror } = await import('../src/mirror/create-mirror.js');
+  const { MirrorDb } = await import('../src/db/mirror-db.js');
+  const { COLLECTIONS } = await import('../src/schema/collections.js');
+
+  const server = await startServer('100k');
+  const { ready } = server;
+  let requests = 0;
+  const counting: typeof fetch = (input, init) => {
+    requests++;
+    return fetch(input, init);
+  };
+  const client = createClient({ baseUrl: ready.baseUrl, token: ready.token, userAgent: 'pos-cloud-mirror bench', fetch: counting });
+  let dbSeq = 0;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+  async function mirrorRun() {
+    const mirror = createMirror({ client, dbName: `bench-${++dbSeq}`, indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
+    const started = performance.now();
+    await mirror.syncNow();
+    const ms = performance.now() - started;
+    return { mirror, ms };
+  }
+
+  // Records to replay for the baseline: exactly what the mirror stored.
+  const first = await mirrorRun();
+  const stored = new Map<string, Record<string, unknown>[]>();
+  let total = 0;
+  for (const c of [...COLLECTIONS, 'categories'] as const) {
+    const rows = await first.mirror.db.table(c).toArray();
+    stored.set(c, rows);
+    total += rows.length;
+  }
+  console.log(`tenant: ${ready.total} records on the server, ${total} stored (categories included)`);
+
+  requests = 0;
+  const idleStarted = performance.now();
+  await first.mirror.syncNow();
+  const idleMs = performance.now() - idleStarted;
+  const idleRequests = requests;
+  await first.mirror.close();
+
+  async function bulkPutRun() {
+    const db = new MirrorDb(`bench-${++dbSeq}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const started = performance.now();
+    for (const [c, rows] of stored) {
+      for (let i = 0; i < rows.length; i += 400) await db.table(c).bulkPut(rows.slice(i, i + 400));
+    }
+    const ms = performance.now() - started;
+    db.close();
+    return ms;
+  }
+
+  const mirrorRates: number[] = [];
+  const bulkRates: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['bulk', 'mirror'] : ['mirror', 'bulk'];
+    for (const which of order) {
+      if (which === 'bulk') bulkRates.push(total / ((await bulkPutRun()) / 1000));
+      else {
+        const run = await mirrorRun();
+        mirrorRates.push(total / (run.ms / 1000));
+        await run.mirror.close();
+      }
+    }
+  }
+  const m = median(mirrorRates);
+  const b = median(bulkRates);
+  console.log(`initial sync (mirror.syncNow, fetch + parse + validate + write): ${Math.round(m).toLocaleString('en')} records/s (median of ${ROUNDS})`);
+  console.log(`bare Dexie bulkPut of the same records (the storage limit):       ${Math.round(b).toLocaleString('en')} records/s`);
+  console.log(`ratio: ${(m / b).toFixed(2)}x (aim >= 0.8x)`);
+  console.log(`idle delta sync (nothing changed): ${idleRequests} requests, ${idleMs.toFixed(0)} ms`);
+
+  // Live query latency after one write into a 100,000-row table.
+  const db = new MirrorDb(`bench-${++dbSeq}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const details = stored.get('order_details')!;
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; rows.length < 100_000; i++) {
+    const base = details[i % details.length]!;
+    rows.push({ ...base, id: `${5_000_000_000_000_000 + i}0`, id_order: `${1_000 + (i % 5_000)}` });
+  }
+  for (let i = 0; i < rows.length; i += 2_000) await db.order_details.bulkPut(rows.slice(i, i + 2_000));
+  const latencies: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    const target = `${900_000 + k}`;
+    let writtenAt = 0;
+    await new Promise<void>((resolve) => {
+      let seen = -1;
+      const sub = liveQuery(() => db.order_details.where('id_order').equals(target).count()).subscribe((n) => {
+        if (seen === -1) {
+          seen = n;
+          writtenAt = performance.now();
+          void db.order_details.put({ ...rows[k]!, id: `${6_000_000_000_000_000 + k}0`, id_order: target });
+          return;
+        }
+        latencies.push(performance.now() - writtenAt);
+        sub.unsubscribe();
+        resolve();
+      });
+    });
+  }
+  console.log(`live query notification after one write into a ${(await db.order_details.count()).toLocaleString('en')}-row table: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (20 writes)`);
+  db.close();
+  server.stop();
+
+  if (process.env.LARGE) {
+    const large = await startServer('large');
+    const largeClient = createClient({ baseUrl: large.ready.baseUrl, token: large.ready.token, userAgent: 'pos-cloud-mirror bench' });
+    const mirror = createMirror({ client: largeClient, dbName: 'bench-large', indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
+    const before = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    await mirror.syncNow();
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    (globalThis as { gc?: () => void }).gc?.();
+    const after = process.memoryUsage().heapUsed;
+    console.log(`large sync: ${large.ready.total.toLocaleString('en')} records in ${seconds.toFixed(0)} s; heap before ${mb(before)}, peak ${mb(peak)}, after (fake-indexeddb holds every row in this heap) ${mb(after)}; peak above the stored data: ${mb(peak - after)}`);
+    await mirror.close();
+    large.stop();
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
