@@ -3,8 +3,8 @@
 /** What a handler answers. */
 export interface Reply {
   status: number;
-  /** JSON text (or empty). */
-  body: string;
+  /** JSON text (or empty); a Buffer when the handler already encoded it (UTF-8). */
+  body: string | Buffer;
   headers?: Record<string, string>;
   /** Records a POST stored: collection, ids in body order, and which of them were creates. */
   written?: { collection: string; ids: string[]; created: string[] };
@@ -36,7 +36,7 @@ export function errorReply(status: number, error: ErrorCode, message: string, ex
   return reply;
 }
 
-/** A 200 reply with JSON text. */
-export function ok(body: string): Reply {
+/** A 200 reply with JSON text (or its UTF-8 bytes). */
+export function ok(body: string | Buffer): Reply {
   return { status: 200, body };
 }

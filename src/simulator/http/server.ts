@@ -112,22 +112,20 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   }
   if (decision.truncateAt !== undefined && reply.status >= 200 && reply.status < 300 && reply.body.length > 1 && !decision.tooMany && !decision.error) {
     entry.fault = 'truncated';
-    const bytes = Buffer.from(reply.body);
-    reply = { ...reply, body: bytes.subarray(0, Math.max(1, Math.floor(bytes.length * decision.truncateAt))).toString('latin1') };
-    finish(state, res, entry, reply, 'latin1');
-    return;
+    const bytes = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+    reply = { ...reply, body: bytes.subarray(0, Math.max(1, Math.floor(bytes.length * decision.truncateAt))) };
   }
   finish(state, res, entry, reply);
 }
 
-function finish(state: ServerState, res: ServerResponse, entry: Omit<LoggedRequest, 'seq'>, reply: Reply, encoding: BufferEncoding = 'utf8'): void {
+function finish(state: ServerState, res: ServerResponse, entry: Omit<LoggedRequest, 'seq'>, reply: Reply): void {
   entry.status = reply.status;
-  entry.bytes = send(res, reply, encoding, new Date(state.store.now()).toUTCString());
+  entry.bytes = send(res, reply, new Date(state.store.now()).toUTCString());
   state.log.add(entry);
 }
 
-function send(res: ServerResponse, reply: Reply, encoding: BufferEncoding = 'utf8', date?: string): number {
-  const body = Buffer.from(reply.body, encoding);
+function send(res: ServerResponse, reply: Reply, date?: string): number {
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
   const headers: Record<string, string | number> = { ...CORS, ...reply.headers, 'content-length': body.length };
   if (reply.body.length > 0 || reply.status !== 204) headers['content-type'] = 'application/json; charset=utf-8';
   if (date) headers.date = date;

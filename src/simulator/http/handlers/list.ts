@@ -28,9 +28,9 @@ export const categoriesHandler: Handler = (ctx) => ok(toWire(ctx.store.categorie
 
 function ordersPage(ctx: HandlerContext, records: SimRecord[]): Reply {
   const cap = ctx.switches.ordersMaxBytes;
-  const text = toWire(records, ctx.switches, 'orders');
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= cap) return ok(text);
+  const encoded = Buffer.from(toWire(records, ctx.switches, 'orders'));
+  const bytes = encoded.length;
+  if (bytes <= cap) return ok(encoded);
   if (ctx.switches.ordersOverCap === 'error') {
     return errorReply(500, 'response_too_large', `orders: a page of ${records.length} orders is ${bytes} bytes of JSON, over the ${cap}-byte response cap; ask for a smaller limit`);
   }
