@@ -31,6 +31,8 @@ if (process.env.CLIENT_BENCH_SERVER === '1') {
 
 async function main(): Promise<void> {
   const { createClient } = await import('../src/client/index.js');
+  const { parseJson } = await import('../src/json/index.js');
+  const { parseRecord } = await import('../src/schema/index.js');
   const server = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, CLIENT_BENCH_SERVER: '1' },
@@ -60,40 +62,64 @@ async function main(): Promise<void> {
     }
   }
 
+  /** The same work as the client (strict JSON, schema per record) without the client: its own overhead. */
+  async function sameWork(): Promise<number> {
+    let count = 0;
+    let cursor: string | undefined;
+    for (;;) {
+      const query = `limit=${LIMIT}&direction=forward${cursor === undefined ? '' : `&id_start=${cursor}`}`;
+      const response = await fetch(`${ready.baseUrl}/orders?${query}`, { headers });
+      const records = parseJson(await response.text()) as { id: string }[];
+      for (const raw of records) if (parseRecord('orders', raw).ok) count++;
+      if (records.length < LIMIT) return count;
+      cursor = String(records[records.length - 1]?.id);
+    }
+  }
+
   async function viaClient(): Promise<number> {
     let count = 0;
     for await (const page of client.pages('orders', { limit: LIMIT, direction: 'forward' })) count += page.length + page.rejected.length;
     return count;
   }
 
-  const rates: { bare: number[]; client: number[] } = { bare: [], client: [] };
-  async function measure(name: 'bare' | 'client', run: () => Promise<number>): Promise<void> {
+  type Contender = 'bare' | 'sameWork' | 'client';
+  const rates: Record<Contender, number[]> = { bare: [], sameWork: [], client: [] };
+  /** CPU of this process (the simulator runs in another) per record, in µs: robust to a busy machine. */
+  const cpu: Record<Contender, number[]> = { bare: [], sameWork: [], client: [] };
+  async function measure(name: Contender, run: () => Promise<number>): Promise<void> {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const count = await run();
+    const used = process.cpuUsage(cpuBefore);
     const seconds = (performance.now() - started) / 1000;
     if (count !== ready.orders) throw new Error(`${name} saw ${count} orders, the simulator has ${ready.orders}`);
     rates[name].push(count / seconds);
+    cpu[name].push((used.user + used.system) / count);
   }
 
-  // One warm-up of each (JIT, connection pool), then alternate which goes first.
-  await bare();
-  await viaClient();
+  // One warm-up of each (JIT, connection pool), then rotate which goes first.
+  const contenders: [Contender, () => Promise<number>][] = [['bare', bare], ['sameWork', sameWork], ['client', viaClient]];
+  for (const [, run] of contenders) await run();
   for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      await measure('bare', bare);
-      await measure('client', viaClient);
-    } else {
-      await measure('client', viaClient);
-      await measure('bare', bare);
+    for (let i = 0; i < contenders.length; i++) {
+      const [name, run] = contenders[(round + i) % contenders.length] as [Contender, () => Promise<number>];
+      await measure(name, run);
     }
   }
   server.disconnect();
 
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-  const ratios = rates.client.map((c, i) => c / (rates.bare[i] ?? c));
-  console.log(`orders: ${ready.orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved`);
-  console.log(`fetch + JSON.parse   median ${fmt(median(rates.bare))} records/s   (${rates.bare.map(fmt).join(', ')})`);
-  console.log(`client.pages()       median ${fmt(median(rates.client))} records/s   (${rates.client.map(fmt).join(', ')})`);
-  console.log(`ratio client/bare    median ${median(ratios).toFixed(2)}x   (per round ${ratios.map((r) => r.toFixed(2)).join(', ')}; aim >= 0.70x)`);
+  const ratios = (base: Contender): number[] => rates.client.map((c, i) => c / (rates[base][i] ?? c));
+  const line = (label: string, xs: number[]): string => `${label.padEnd(34)} median ${fmt(median(xs)).padStart(7)} records/s   (${xs.map(fmt).join(', ')})`;
+  const ratioLine = (label: string, xs: number[], aim: string): string =>
+    `${label.padEnd(34)} median ${median(xs).toFixed(2)}x   (per round ${xs.map((r) => r.toFixed(2)).join(', ')}${aim})`;
+  console.log(`orders: ${ready.orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved; simulator in a child process`);
+  console.log(line('fetch + JSON.parse (speed limit)', rates.bare));
+  console.log(line('fetch + parseJson + parseRecord', rates.sameWork));
+  console.log(line('client.pages()', rates.client));
+  console.log(ratioLine('ratio client / speed limit', ratios('bare'), '; aim >= 0.70x'));
+  console.log(ratioLine('ratio client / same work, no client', ratios('sameWork'), ''));
+  const us = (name: Contender): string => `${median(cpu[name]).toFixed(1)} µs`;
+  console.log(`client-side CPU per record (median): speed limit ${us('bare')}, same work ${us('sameWork')}, client ${us('client')}`);
 }

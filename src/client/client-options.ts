@@ -40,6 +40,12 @@ export interface ClientOptions {
    */
   userAgent: string;
   /**
+   * Also send `userAgent` as `X-Client-User-Agent`. In a browser this custom header must be allowed
+   * by the service's CORS preflight (`Access-Control-Allow-Headers`); turn it off if it is not.
+   * @default true
+   */
+  clientUserAgentHeader?: boolean;
+  /**
    * The `fetch` to send requests with (tests, proxies, Electron's net.fetch).
    * @default globalThis.fetch
    */
@@ -68,6 +74,7 @@ export interface ResolvedClientOptions {
   baseUrl: string;
   token: string;
   userAgent: string;
+  clientUserAgentHeader: boolean;
   fetch: typeof fetch | undefined;
   timeoutMs: number;
   retry: Required<RetryOptions>;
@@ -104,6 +111,9 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   } else if (!HEADER_VALUE.test(options.userAgent)) {
     bad('userAgent', 'must hold only visible ASCII characters and spaces (it is sent as a header)');
   }
+  if (options.clientUserAgentHeader !== undefined && typeof options.clientUserAgentHeader !== 'boolean') {
+    bad('clientUserAgentHeader', 'must be true or false');
+  }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') bad('fetch', 'must be a function');
   if (options.timeoutMs !== undefined) checkPositive(options.timeoutMs, 'timeoutMs', bad);
   if (options.random !== undefined && typeof options.random !== 'function') bad('random', 'must be a function');
@@ -134,6 +144,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     baseUrl,
     token: options.token,
     userAgent: options.userAgent,
+    clientUserAgentHeader: options.clientUserAgentHeader ?? true,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
     retry,

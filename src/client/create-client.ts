@@ -24,7 +24,7 @@ const READ: RequestPolicy = { idempotent: true };
  *
  * Every request carries `Authorization: A|<token>`, `Accept` and `Content-Type: application/json`,
  * `User-Agent: <userAgent>` and the same value in `X-Client-User-Agent` (browsers may silently
- * drop a `User-Agent` set by script). Paths of today are tried first; on 404 the client falls
+ * drop a `User-Agent` set by script; see `clientUserAgentHeader` for CORS). Paths of today are tried first; on 404 the client falls
  * back to the earlier `/list` and `orders/latest` forms and remembers, per endpoint, which form
  * the server speaks.
  *
@@ -36,7 +36,13 @@ export function createClient(options: ClientOptions): Client {
   const resolved = resolveClientOptions(options);
   let token = resolved.token;
   const getToken = (): string => token;
-  const transport = createTransport({ baseUrl: resolved.baseUrl, userAgent: resolved.userAgent, getToken, fetch: resolved.fetch });
+  const transport = createTransport({
+    baseUrl: resolved.baseUrl,
+    userAgent: resolved.userAgent,
+    clientUserAgentHeader: resolved.clientUserAgentHeader,
+    getToken,
+    fetch: resolved.fetch,
+  });
   const request = createRequester(transport, resolved, getToken);
   const forms = createPathForms();
   const { list, pages } = createListEndpoints(request, forms);

@@ -42,6 +42,8 @@ export interface Transport {
 export interface TransportConfig {
   baseUrl: string;
   userAgent: string;
+  /** Also send the user agent as `X-Client-User-Agent`. */
+  clientUserAgentHeader: boolean;
   getToken(): string;
   fetch: typeof fetch | undefined;
 }
@@ -71,6 +73,8 @@ export function createTransport(config: TransportConfig): Transport {
     ...(config.fetch ? { fetch: config.fetch } : {}),
   });
   const decoder = new TextDecoder('utf-8');
+  const agentHeaders: Record<string, string> = { 'user-agent': config.userAgent };
+  if (config.clientUserAgentHeader) agentHeaders['x-client-user-agent'] = config.userAgent;
 
   return {
     async send(spec, options) {
@@ -97,8 +101,7 @@ export function createTransport(config: TransportConfig): Transport {
             authorization: `A|${token}`,
             accept: 'application/json',
             'content-type': 'application/json',
-            'user-agent': config.userAgent,
-            'x-client-user-agent': config.userAgent,
+            ...agentHeaders,
           },
           ...(spec.body === undefined ? {} : { body: spec.body }),
         });

@@ -25,6 +25,14 @@ describe('transport', () => {
     expect(server.requests.at(-2)?.url).toBe('/shops?limit=100&direction=forward');
   });
 
+  it('leaves X-Client-User-Agent out when told to (a CORS allow-list without it)', async () => {
+    server.handle((_r, res) => send(res, 200, '[]'));
+    const { client } = clientFor(server.baseUrl, { clientUserAgentHeader: false });
+    await client.list('shops');
+    expect(server.requests.at(-1)?.headers['user-agent']).toBe('pos-cloud-mirror tests (dev@example.com)');
+    expect(server.requests.at(-1)?.headers).not.toHaveProperty('x-client-user-agent');
+  });
+
   it('uses a replaced token from the next request on', async () => {
     server.handle((_r, res) => send(res, 200, '[]'));
     const { client } = clientFor(server.baseUrl);
