@@ -11,7 +11,7 @@ export interface TenantContext {
   readonly idC: Id;
   /** First instant of generated history (ms). */
   readonly from: number;
-  /** Last instant of generated history (ms); every generated `_v` is at most this. */
+  /** Last instant of generated history (ms); only the registers' open shifts start after it, before the clock's start. */
   readonly to: number;
   /** Record counts. */
   readonly counts: SizeCounts;
