@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   void registerOfflineShell();
   const locale = navigator.language;
   const { mirror, client } = await bootMirror({ connectEl: $('connect'), userAgent: USER_AGENT, collections: COLLECTIONS, pollIntervalMs: 15_000 });
-  renderStatus(mirror, $('status'), $('progress'), { hasToken: () => client.hasToken });
+  renderStatus(mirror, $('status'), $('progress'), { collections: COLLECTIONS, hasToken: () => client.hasToken });
   const scope = mirror.db.name;
 
   let dispose: (() => void) | undefined;

@@ -13,7 +13,7 @@ import { customersView } from './customers-view.js';
 import { watchRegistersWhileLeader } from './latest-orders.js';
 import { productsView } from './products-view.js';
 import { salesView } from './sales-view.js';
-import type { Mirror } from '../shared/library.js';
+import { COLLECTIONS, type Mirror } from '../shared/library.js';
 
 const USER_AGENT = 'pos-cloud-mirror-example-pos-companion/0.1 (pos-cloud-mirror examples)';
 const VIEWS = { sales: salesView, products: productsView, customers: customersView, conflicts: conflictsView } as const;
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const { mirror, client } = await bootMirror({ connectEl: $('connect'), userAgent: USER_AGENT, pollIntervalMs: 10_000 });
 
   renderStatus(mirror, $('status'), $('progress'), {
+    collections: COLLECTIONS,
     hasToken: () => client.hasToken,
     onConflicts: () => (location.hash = '#conflicts'),
   });

@@ -9,7 +9,7 @@ export type { SyncStatus, SyncProgress, SyncPhase } from '../../src/mirror/statu
 export type { StoredRecord, ConflictRow, OutboxEntry } from '../../src/db/sync-rows.js';
 export type { SyncClient } from '../../src/sync/sync-client.js';
 export type { Id } from '../../src/ids/id.js';
-export type { CollectionName } from '../../src/schema/collections.js';
+export { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 export { isLive } from '../../src/mirror/queries.js';
 export { formatMoney } from '../../src/schema/money.js';
 export { PosCloudError, ValidationError, AuthError, isValidationError, type ValidationIssue } from '../../src/errors/index.js';

@@ -43,7 +43,12 @@ export function renderStatus(
   mirror: Mirror,
   bar: HTMLElement,
   progressPanel: HTMLElement,
-  options: { onConflicts?: () => void; hasToken: () => boolean },
+  options: {
+    onConflicts?: () => void;
+    hasToken: () => boolean;
+    /** The collections this app mirrors, listed in the first sync's progress. */
+    collections: readonly string[];
+  },
 ): () => void {
   let status: SyncStatus = mirror.status.value;
   let lastSyncAt: number | undefined;
@@ -51,7 +56,12 @@ export function renderStatus(
   const draw = () => {
     const phase = !options.hasToken() && status.phase === 'idle' ? 'stopped' : status.phase;
     const shown = PHASES[phase];
-    const phaseText = !options.hasToken() ? 'Token needed to sync' : shown.text;
+    const neverSynced = lastSyncAt === undefined && status.lastSyncAt === undefined;
+    const phaseText = !options.hasToken()
+      ? 'Token needed to sync'
+      : neverSynced && (phase === 'idle' || phase === 'following')
+        ? 'Starting first sync…'
+        : shown.text;
     bar.dataset.phase = phase;
     bar.dataset.leader = String(status.leader);
     bar.dataset.online = String(status.online);
@@ -70,7 +80,7 @@ export function renderStatus(
       bar,
       badge(status.online ? 'Online' : 'Offline', status.online ? 'ok' : 'warn', 'status-online'),
       options.hasToken() && badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
-      badge(phaseText, options.hasToken() ? shown.tone : 'warn', 'status-phase'),
+      badge(phaseText, !options.hasToken() ? 'warn' : neverSynced && shown.tone === 'ok' ? 'info' : shown.tone, 'status-phase'),
       status.pendingPushes > 0 && badge(`${status.pendingPushes} change${status.pendingPushes === 1 ? '' : 's'} waiting`, 'warn', 'status-pending'),
       status.rejected > 0 && badge(`${status.rejected} refused`, 'bad', 'status-rejected'),
       status.conflicts > 0 && conflicts,
@@ -81,10 +91,11 @@ export function renderStatus(
   };
 
   const drawProgress = (progress: SyncProgress) => {
-    const entries = Object.entries(progress.collections);
-    const first = status.phase === 'initial-sync' && entries.some(([, p]) => p && !p.done);
+    const started = Object.entries(progress.collections);
+    const first = status.phase === 'initial-sync' && started.some(([, p]) => p && !p.done);
     progressPanel.hidden = !first;
     if (!first) return;
+    const entries = options.collections.map((name) => [name, progress.collections[name as keyof SyncProgress['collections']]] as const);
     const done = entries.filter(([, p]) => p?.done).length;
     replace(
       progressPanel,
@@ -93,9 +104,9 @@ export function renderStatus(
         h('span', { class: 'muted' }, `${done} of ${entries.length} lists ready`)),
       h('ul', { class: 'progress-list' },
         entries.map(([name, p]) =>
-          h('li', { class: p?.done ? 'done' : 'running' },
+          h('li', { class: p?.done ? 'done' : p ? 'running' : 'waiting' },
             h('span', null, COLLECTION_LABELS[name] ?? name),
-            h('span', { class: 'count' }, `${(p?.records ?? 0).toLocaleString()}${p?.done ? ' ✓' : ' …'}`)))),
+            h('span', { class: 'count' }, p ? `${p.records.toLocaleString()}${p.done ? ' ✓' : ' …'}` : 'waiting')))),
     );
   };
 
