@@ -9,6 +9,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
 
   // Records to replay for the baseline: exactly what the mirror stored.
   const first = await mirrorRun();
-  const stored = new Map<string, Record<string, unknown>[]>();
+  const stored = new Map<string, StoredRecord[]>();
   let total = 0;
   for (const c of [...COLLECTIONS, 'categories'] as const) {
     const rows = await first.mirror.db.table(c).toArray();
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
   // Live query latency after one write into a 100,000-row table.
   const db = new MirrorDb(`bench-${++dbSeq}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   const details = stored.get('order_details')!;
-  const rows: Record<string, unknown>[] = [];
+  const rows: StoredRecord[] = [];
   for (let i = 0; rows.length < 100_000; i++) {
     const base = details[i % details.length]!;
     rows.push({ ...base, id: `${5_000_000_000_000_000 + i}0`, id_order: `${1_000 + (i % 5_000)}` });

@@ -137,7 +137,8 @@ export type {
 // sync
 export type { ConflictResolver, ConflictStrategy, ConflictInfo } from './sync/conflict-strategy.js';
 export type { ConflictChoice } from './sync/conflict-resolution.js';
-export type { PushReport, PushCounts } from './sync/push.js';
+export { createPusher, type Pusher, type PushReport, type PushCounts, type ConflictOption } from './sync/push.js';
+export { retryRejected } from './sync/outbox-retry.js';
 export type { PullReport, CollectionProgress } from './sync/pull.js';
 export type { ReconcileReport } from './sync/reconcile.js';
 export type { SyncEnvironment } from './sync/environment.js';

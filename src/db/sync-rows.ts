@@ -85,6 +85,12 @@ export interface OutboxEntry {
   reason?: string | undefined;
   /** Push attempts that failed for this entry. */
   attempts: number;
+  /**
+   * What the last push sent when its outcome is unknown (dropped connection, cut-off answer):
+   * the next push compares it with the server, so a POST that did land is not taken for a
+   * concurrent edit.
+   */
+  sent?: { record: StoredRecord; fields: string[] } | undefined;
 }
 
 /** An unresolved conflict between a local edit and a server change. */

@@ -12,6 +12,7 @@ import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js
 import { ingestRecords } from '../sync/ingest.js';
 import { createLeaderElector } from '../sync/leader.js';
 import { removeLocal, saveLocal } from '../sync/local-edit.js';
+import { retryRejected } from '../sync/outbox-retry.js';
 import { ObservableValue, type Observable } from '../sync/observable-value.js';
 import { pullCategories } from '../sync/pull-categories.js';
 import { createPuller } from '../sync/pull.js';
@@ -53,6 +54,8 @@ export interface Mirror {
   resync(opts?: { collections?: CollectionName[] }): Promise<void>;
   /** Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones. */
   reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  /** Puts rejected edits (all, or those of the given record ids) back in line for the next push. Returns how many. */
+  retryRejected(ids?: Id[]): Promise<number>;
   /** Unresolved conflicts. */
   conflicts(): Promise<ConflictRow[]>;
   /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */
@@ -83,7 +86,7 @@ export function createMirror(options: MirrorOptions): Mirror {
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
   // Dexie's liveQuery stays silent unless its global dependencies name an IndexedDB, which a
   // runtime without one (Node) lacks: lend it ours. A runtime with its own is left alone.
-  if (!Dexie.dependencies.indexedDB) {
+  if (!Dexie.dependencies.indexedDB && idb.indexedDB && idb.IDBKeyRange) {
     Dexie.dependencies.indexedDB = idb.indexedDB;
     Dexie.dependencies.IDBKeyRange = idb.IDBKeyRange;
   }
@@ -106,7 +109,7 @@ export function createMirror(options: MirrorOptions): Mirror {
   });
   const pusher = createPusher({
     db,
-    client: client as never,
+    client,
     conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
     now: env.now,
     batch: { ...MIRROR_DEFAULTS.batch, ...options.batch },
@@ -300,6 +303,12 @@ export function createMirror(options: MirrorOptions): Mirror {
         for (const collection of only) reports.push(await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal: lifetime.signal }));
         return reports;
       });
+    },
+    async retryRejected(ids) {
+      assertOpen('retryRejected');
+      const count = await retryRejected(db, ids);
+      if (count > 0) nudge();
+      return count;
     },
     conflicts: () => listConflicts(db),
     async resolveConflict(key, choice) {

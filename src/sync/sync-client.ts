@@ -36,6 +36,10 @@ export interface SyncClient {
   list(collection: CollectionName, query: TraversalQuery): Promise<PageLike>;
   categories(options?: { signal?: AbortSignal }): Promise<unknown[]>;
   latestOrders(idCashRegister: Id, query?: { idPayment?: number; signal?: AbortSignal }): Promise<StoredRecord[]>;
-  save(collection: CollectionName, body: StoredRecord | StoredRecord[], options?: { signal?: AbortSignal }): Promise<unknown>;
+  save(
+    collection: CollectionName,
+    body: Record<string, unknown> | readonly Record<string, unknown>[],
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
   setToken?(token: string): void;
 }
