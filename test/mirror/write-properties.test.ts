@@ -207,5 +207,5 @@ describe('write side properties', () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.array(action, { minLength: 5, maxLength: 24 }), run),
       { numRuns: 30, endOnFailure: true },
     );
-  });
+  }, 180_000);
 });
