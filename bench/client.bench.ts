@@ -70,7 +70,13 @@ async function main(): Promise<void> {
       const query = `limit=${LIMIT}&direction=forward${cursor === undefined ? '' : `&id_start=${cursor}`}`;
       const response = await fetch(`${ready.baseUrl}/orders?${query}`, { headers });
       const records = parseJson(await response.text()) as { id: string }[];
-      for (const raw of records) if (parseRecord('orders', raw).ok) count++;
+      // Keep the page's records alive like a page handed to a consumer (it matters to the GC).
+      const page: unknown[] = [];
+      for (const raw of records) {
+        const result = parseRecord('orders', raw);
+        if (result.ok) page.push(result.record);
+      }
+      count += page.length;
       if (records.length < LIMIT) return count;
       cursor = String(records[records.length - 1]?.id);
     }
