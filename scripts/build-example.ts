@@ -9,6 +9,7 @@ import { exampleConfig } from '../examples/shared/vite-config.js';
 
 /** The example web apps. */
 export const WEB_EXAMPLES = ['pos-companion', 'inventory-count'] as const;
+/** The name of an example web app (its folder under `examples/`). */
 export type WebExample = (typeof WEB_EXAMPLES)[number];
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');

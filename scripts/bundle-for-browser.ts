@@ -3,7 +3,7 @@
  * and its dependencies by name) into one script that sets `globalThis[name]` to the module's
  * exports, for a page to run: the browser benchmarks inject it with Playwright's addScriptTag.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Rolldown } from 'vite';
@@ -27,6 +27,7 @@ export async function bundleForBrowser(code: string, name: string): Promise<stri
       lib: { entry, formats: ['iife'], name, fileName: () => 'bundle.js' },
     },
   });
+  await rm(entry, { force: true });
   const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
   const chunk = outputs.flatMap((o) => o.output).find((o) => o.type === 'chunk');
   if (!chunk || chunk.type !== 'chunk') throw new Error('bundleForBrowser: the build produced no script');

@@ -2,10 +2,11 @@ import type { Mirror } from '../shared/library.js';
 import type { CountSession } from './count-session.js';
 
 /**
- * `stock_history_type` and `stock_type` of a count's rows. The spec does not name these codes;
- * 3 is what the simulator uses for corrections. Set the codes your register system uses.
+ * `stock_history_type` of a count's stock-up and rows. The spec does not name these codes; 3 is
+ * what the simulator uses for corrections. Set the code your register system uses.
  */
 export const COUNT_STOCK_HISTORY_TYPE = 3;
+/** `stock_type` of a count's rows (a code the spec does not name either; the simulator uses 1). */
 export const COUNT_STOCK_TYPE = 1;
 
 /** Who counted, and the register and shop the count is booked at (the spec requires them). */

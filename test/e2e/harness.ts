@@ -2,7 +2,7 @@
  * What every end-to-end test stands on: a simulator, an example app built by Vite and served by
  * the app server (API proxied on the same origin), and a fresh headless Chromium.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createAppServer, type AppServer } from '../../scripts/app-server.js';
@@ -32,8 +32,9 @@ export interface Stage {
 export async function startStage(app: WebExample, sim: Parameters<typeof createSimulator>[0]): Promise<Stage> {
   const browser = await launchBrowser();
   const started: { sim?: Simulator; server?: AppServer } = {};
+  const root = join(OUTPUT, 'e2e-build', `${app}-${process.pid}`);
   try {
-    const root = await buildExample(app, join(OUTPUT, 'e2e-build', `${app}-${process.pid}`));
+    await buildExample(app, root);
     started.sim = await createSimulator({ port: 0, clock: { start: Date.now() }, ...sim });
     started.server = await createAppServer({
       root,
@@ -43,6 +44,7 @@ export async function startStage(app: WebExample, sim: Parameters<typeof createS
   } catch (error) {
     await browser.close();
     await started.sim?.close();
+    await rm(root, { recursive: true, force: true });
     throw error;
   }
   const { sim: s, server } = started as Required<typeof started>;
@@ -54,6 +56,7 @@ export async function startStage(app: WebExample, sim: Parameters<typeof createS
       await browser.close();
       await server.stop();
       await s.close();
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -166,4 +166,30 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     await expect.poll(() => second.getAttribute('#status', 'data-leader'), SLOW).toBe('true');
     page = second;
   });
+
+  it('keeps the token out of localStorage, IndexedDB and Cache Storage', async () => {
+    const stored = await page.evaluate(async () => {
+      const parts: string[] = [];
+      for (const storage of [localStorage, sessionStorage]) {
+        for (let i = 0; i < storage.length; i++) parts.push(storage.key(i)!, storage.getItem(storage.key(i)!) ?? '');
+      }
+      for (const name of await caches.keys()) {
+        parts.push(`cache ${name}`);
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) parts.push(request.url, JSON.stringify([...request.headers]), await (await cache.match(request))!.text());
+      }
+      const ask = <T>(request: IDBRequest<T>) => new Promise<T>((ok, fail) => ((request.onsuccess = () => ok(request.result)), (request.onerror = () => fail(request.error))));
+      for (const info of await indexedDB.databases()) {
+        const db = await ask(indexedDB.open(info.name!));
+        for (const store of Array.from(db.objectStoreNames)) parts.push(info.name!, store, JSON.stringify(await ask(db.transaction(store).objectStore(store).getAll())));
+        db.close();
+      }
+      return parts.join('\n');
+    });
+    // It read the records (customers created above are in it) and the cached app shell; the
+    // token is nowhere (booleans keep a failure's report short: `stored` is megabytes).
+    expect(stored.includes('E2E-Second-Tab'), 'records were read').toBe(true);
+    expect(stored.includes('cache app-shell'), 'the shell cache was read').toBe(true);
+    expect(stored.includes(stage.sim.token), 'the token is stored somewhere').toBe(false);
+  });
 });
