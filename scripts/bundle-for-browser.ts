@@ -26,8 +26,7 @@ export async function bundleForBrowser(code: string, name: string): Promise<stri
       target: 'es2022',
       lib: { entry, formats: ['iife'], name, fileName: () => 'bundle.js' },
     },
-  });
-  await rm(entry, { force: true });
+  }).finally(() => rm(entry, { force: true }));
   const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
   const chunk = outputs.flatMap((o) => o.output).find((o) => o.type === 'chunk');
   if (!chunk || chunk.type !== 'chunk') throw new Error('bundleForBrowser: the build produced no script');
