@@ -77,7 +77,13 @@ export function prepareJsonText(text: string): PreparedJsonText {
 /** True when the digits `[start, end)` (no leading zero) exceed `Number.MAX_SAFE_INTEGER`. */
 function isUnsafe(text: string, start: number, end: number): boolean {
   const digits = end - start;
-  return digits > MIN_UNSAFE_LENGTH || text.slice(start, end) > MAX_SAFE_DIGITS;
+  if (digits !== MIN_UNSAFE_LENGTH) return digits > MIN_UNSAFE_LENGTH;
+  // Same length: compare digit by digit (no slice: ids of 2024-25 have 16 digits).
+  for (let i = 0; i < MIN_UNSAFE_LENGTH; i++) {
+    const difference = text.charCodeAt(start + i) - MAX_SAFE_DIGITS.charCodeAt(i);
+    if (difference !== 0) return difference > 0;
+  }
+  return false;
 }
 
 /** A number token may start at `at`: it is the text's start or follows `[`, `,`, `:` or whitespace. */
