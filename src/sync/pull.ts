@@ -76,9 +76,7 @@ export function createPuller(options: PullerOptions): Puller {
       { direction: 'forward', versionStart, limit: pageLimit, ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
       signal,
       async (page: PageLike) => {
-        // The traversal's start, on the server's clock: the Date of the first response, moved
-        // back by how long that response took (the Date header is itself rounded down).
-        const startedAt = cursor?.startedAt ?? (page.serverTime ?? now()) - (now() - requestedAt);
+        const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, now() - requestedAt);
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.
@@ -126,6 +124,21 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   return { pull, reset };
+}
+
+/**
+ * The traversal's start on the server's clock, the bound of the next checkpoint. With a `Date`
+ * header: its time moved back by how long the first response took (the header is itself rounded
+ * down). Without one (a browser hides `Date` from cross-origin responses unless the server
+ * exposes it), the local clock cannot be trusted against the server's, so the bound is a time the
+ * server has certainly passed: the highest `_v` of the first page, or the previous checkpoint.
+ * That only makes the next traversal overlap more; it never skips a record.
+ */
+export function traversalStart(page: PageLike, previousCheckpoint: number, elapsedMs: number): number {
+  if (page.serverTime !== undefined) return page.serverTime - elapsedMs;
+  let maxV = previousCheckpoint;
+  for (const record of page) if (record._v > maxV) maxV = record._v;
+  return maxV;
 }
 
 function quarantineRows(collection: CollectionName, page: PageLike, at: number): QuarantineRow[] {

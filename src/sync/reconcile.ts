@@ -4,6 +4,7 @@ import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
+import { traversalStart } from './pull.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -53,7 +54,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   const tables = applyTables(db, collection);
 
   await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: options.pageLimit ?? 400 }, options.signal, async (page) => {
-    startedAt ??= (page.serverTime ?? now()) - (now() - requestedAt);
+    startedAt ??= traversalStart(page, 0, now() - requestedAt);
     const serverIds = new Set(page.map((r) => r.id));
     const upTo = page.cursor;
     const vanished: string[] = [];

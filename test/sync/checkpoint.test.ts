@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextCheckpoint } from '../../src/sync/checkpoint.js';
+import { traversalStart } from '../../src/sync/pull.js';
 
 describe('nextCheckpoint', () => {
   it('keeps the previous checkpoint when the traversal saw no record', () => {
@@ -18,5 +19,19 @@ describe('nextCheckpoint', () => {
 
   it('never moves backwards', () => {
     expect(nextCheckpoint(100_000, 90_000, 80_000, 5_000)).toBe(100_000);
+  });
+});
+
+describe('traversalStart', () => {
+  const page = (serverTime: number | undefined, versions: number[]) =>
+    Object.assign(versions.map((v, i) => ({ id: String(i + 1), _v: v })), { rejected: [], cursor: undefined, done: true, serverTime });
+
+  it('takes the server Date moved back by the first response time', () => {
+    expect(traversalStart(page(100_000, [5, 7]), 0, 250)).toBe(99_750);
+  });
+
+  it('without a Date header, falls back to a time the server has passed: the highest _v seen, or the previous checkpoint', () => {
+    expect(traversalStart(page(undefined, [5, 70, 7]), 10, 250)).toBe(70);
+    expect(traversalStart(page(undefined, []), 10, 250)).toBe(10);
   });
 });

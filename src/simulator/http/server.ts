@@ -28,7 +28,7 @@ export interface ServerState {
 
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, Content-Length',
+  'access-control-expose-headers': 'Retry-After, Content-Length, Date',
 };
 
 /** Starts listening; resolves with the server and its port. */
