@@ -2,7 +2,8 @@
  * Speed of the strict JSON layer against the engine's own JSON, measured in the same process:
  *
  * - parseJson vs JSON.parse on a ~6 MB array of order-like records with 10 big-integer ids each
- *   (ids > 2^53 as bare integers), then on the same records with small ids (no quoting needed);
+ *   (ids > 2^53 as bare integers), then on the same records with small ids (no quoting needed),
+ *   then on single pages of 100 and 400 of those records (what the client parses per request);
  * - json-bigint (storeAsString) on the first text, for scale;
  * - stringifyJson vs JSON.stringify on the parsed records, alone and followed by the UTF-8
  *   encoding a request or response body needs.
@@ -166,6 +167,20 @@ const parseSmall = measure(
   ROUNDS,
 );
 report('parse, same records with small ids (nothing to quote)', smallBytes, parseSmall, 'JSON.parse (native)');
+
+// What the client parses per request: one page of 100 or 400 records (many parses per sample).
+for (const size of [100, 400]) {
+  const page = stringifyJson(records.slice(0, size));
+  const repeat = Math.ceil(3_000_000 / page.length);
+  const pageParse = measure(
+    [
+      { name: 'JSON.parse (native)', run: () => { for (let i = 0; i < repeat; i++) JSON.parse(page); } },
+      { name: 'parseJson', run: () => { for (let i = 0; i < repeat; i++) parseJson(page); } },
+    ],
+    ROUNDS,
+  );
+  report(`parse, one page of ${size} records, ${repeat} times per sample`, Buffer.byteLength(page) * repeat, pageParse, 'JSON.parse (native)');
+}
 
 const parseScale = measure(
   [
