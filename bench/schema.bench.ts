@@ -1,0 +1,93 @@
+/**
+ * Speed of the schema layer's read face: `parseRecord(collection, raw)` per record, against
+ * `structuredClone` of the same records (a full copy of every field: the in-run baseline).
+ *
+ * Records come from the simulator (`small` tenant) and pass through `stringifyJson` + `parseJson`
+ * so that they look exactly like wire input (ids beyond 2^53 as digit strings). Products carry
+ * their `__price_matrix_model` as the product list returns it. Every round runs parseRecord and
+ * structuredClone over each collection, alternating which goes first, with a GC before each;
+ * medians over the rounds are printed as us/record and as a ratio to structuredClone.
+ *
+ *   npm run bench -- schema            (ROUNDS=15 to change the rounds)
+ */
+import { parseJson, stringifyJson } from '../src/json/index.js';
+import { parseRecord, type SchemaName } from '../src/schema/index.js';
+import { createSimulator } from '../src/simulator/index.js';
+import { hydrateProduct } from '../src/simulator/http/handlers/hydrate.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const COLLECTIONS = ['orders', 'order_details', 'products', 'customers', 'stock_history'] as const satisfies readonly SchemaName[];
+
+const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+const sim = await createSimulator({ size: 'small' });
+const inputs = new Map<SchemaName, unknown[]>();
+try {
+  for (const collection of COLLECTIONS) {
+    let records = sim.store.list(collection);
+    if (collection === 'products') records = records.map((product) => hydrateProduct(sim.store, product));
+    inputs.set(collection, parseJson(stringifyJson(records)) as unknown[]);
+  }
+} finally {
+  await sim.close();
+}
+
+// Every record must parse: a benchmark of failures would measure the error path.
+for (const [collection, records] of inputs) {
+  for (const raw of records) {
+    const result = parseRecord(collection, raw);
+    if (!result.ok) throw new Error(`${collection}: ${JSON.stringify(result.issues)}`);
+  }
+}
+
+interface Contender {
+  name: string;
+  run: (collection: SchemaName, records: unknown[]) => unknown;
+}
+
+let sink: unknown;
+const contenders: Contender[] = [
+  {
+    name: 'parseRecord',
+    run: (collection, records) => {
+      for (const raw of records) sink = parseRecord(collection, raw);
+    },
+  },
+  {
+    name: 'structuredClone',
+    run: (_collection, records) => {
+      for (const raw of records) sink = structuredClone(raw);
+    },
+  },
+];
+
+const times = new Map<string, number[]>();
+const key = (collection: string, name: string) => `${collection}|${name}`;
+for (const [collection, records] of inputs) for (const c of contenders) c.run(collection, records); // warm-up
+
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [collection, records] of inputs) {
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const c of order) {
+      gc();
+      const t0 = performance.now();
+      c.run(collection, records);
+      const us = ((performance.now() - t0) * 1000) / records.length;
+      const list = times.get(key(collection, c.name)) ?? [];
+      list.push(us);
+      times.set(key(collection, c.name), list);
+    }
+  }
+}
+void sink;
+
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1]!;
+console.log(`parseRecord (read face) vs structuredClone, us/record, median of ${ROUNDS} interleaved rounds`);
+console.log(`${'collection'.padEnd(16)}${'records'.padStart(8)}${'parseRecord'.padStart(13)}${'clone'.padStart(9)}${'ratio'.padStart(8)}`);
+for (const [collection, records] of inputs) {
+  const parse = median(times.get(key(collection, 'parseRecord'))!);
+  const clone = median(times.get(key(collection, 'structuredClone'))!);
+  console.log(
+    `${collection.padEnd(16)}${String(records.length).padStart(8)}${parse.toFixed(2).padStart(13)}${clone.toFixed(2).padStart(9)}${(parse / clone).toFixed(2).padStart(7)}x`,
+  );
+}
