@@ -40,6 +40,8 @@ export interface BootOptions {
  * 3. Syncing starts once the token is known: from `config.json`, or typed into the form. After a
  *    reload without network the token is gone (it is kept in memory only); the app keeps asking
  *    `config.json` while online, and shows the form, until it has one.
+ * 4. A token the service refuses pauses the sync (`auth-error`) and brings the form back; the
+ *    new token resumes it (`mirror.setToken`).
  */
 export async function bootMirror(options: BootOptions): Promise<BootedApp> {
   const queryBase = baseUrlFromQuery();
@@ -64,19 +66,34 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     pollIntervalMs: options.pollIntervalMs,
   });
 
+  const base = connection.baseUrl;
+  let started = false;
+  let asking = false;
+  /** Gives the mirror a token (the first one, or one replacing a refused one) and starts syncing. */
   const connect = async (value: string) => {
-    if (client.hasToken) return;
-    mirror.setToken(value);
     replace(options.connectEl);
+    asking = false;
+    mirror.setToken(value);
+    if (started) return;
+    started = true;
     await mirror.start();
   };
+  // A refused token (mistyped, or replaced on the service): sync waits, the form asks for another.
+  mirror.status.subscribe((s) => {
+    if (s.phase !== 'auth-error' || asking) return;
+    asking = true;
+    renderConnectForm(options.connectEl, {
+      baseUrl: base,
+      reason: 'The service refused the API token. Enter a valid one to sync.',
+      onConnect: (_url, value) => void connect(value),
+    });
+  });
 
   pushEditsOfOtherTabs(mirror, client);
 
   if (token !== undefined) {
     await connect(token);
   } else {
-    const base = connection.baseUrl;
     renderConnectForm(options.connectEl, {
       baseUrl: base,
       reason: 'Showing the data on this device. Enter the API token to sync again.',

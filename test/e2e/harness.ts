@@ -22,6 +22,8 @@ type Simulator = Awaited<ReturnType<typeof createSimulator>>;
 
 /** A running example: simulator, app server and browser. */
 export interface Stage {
+  /** Folder of the built app. */
+  root: string;
   sim: Simulator;
   server: AppServer;
   browser: TestBrowser;
@@ -49,6 +51,7 @@ export async function startStage(app: WebExample, sim: Parameters<typeof createS
   }
   const { sim: s, server } = started as Required<typeof started>;
   return {
+    root,
     sim: s,
     server,
     browser,

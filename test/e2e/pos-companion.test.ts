@@ -8,6 +8,7 @@
  * the app and proxies the API) is stopped, so the reload can only come from the service worker.
  */
 import type { Page } from 'playwright-core';
+import { createAppServer } from '../../scripts/app-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { money, priceLabel } from '../../examples/shared/format.js';
 import { POLL, SLOW, screenshot, startStage, waitForSyncRun, type Stage } from './harness.js';
@@ -165,6 +166,25 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     await page.close();
     await expect.poll(() => second.getAttribute('#status', 'data-leader'), SLOW).toBe('true');
     page = second;
+  });
+
+  it('asks again for a token the service refuses, and syncs with the new one', async () => {
+    // Another origin (its own storage) whose config hands out a wrong token.
+    const wrong = await createAppServer({ root: stage.root, apiBaseUrl: stage.sim.baseUrl, config: { token: 'sim_not-the-token', tenant: 'e2e-refused' } });
+    const other = await stage.browser.context.newPage();
+    try {
+      await other.goto(wrong.url);
+      await other.waitForSelector('#status[data-phase="auth-error"]', SLOW);
+      expect(await other.textContent('[data-test=status-phase]')).toBe('Token refused');
+      await other.fill('[data-test=connect-form] input[name=token]', stage.sim.token);
+      await other.click('[data-test=connect-form] button[type=submit]');
+      await waitForSyncRun(other);
+      expect(await other.locator('[data-test=connect-form]').count()).toBe(0);
+      await expect.poll(() => other.locator('[data-test=register]').count(), POLL).toBe(registersOf(stage.sim).length);
+    } finally {
+      await other.close();
+      await wrong.stop();
+    }
   });
 
   it('keeps the token out of localStorage, IndexedDB and Cache Storage', async () => {
