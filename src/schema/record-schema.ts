@@ -69,6 +69,15 @@ export function isReadOnlyKey(key: string): boolean {
   return key === 'pgx' || key === '_u_dyn' || key.startsWith('__');
 }
 
+/**
+ * Read-only fields every server record carries, kept on read as they come and unchecked: `pgx`
+ * (the composite internal key the spec says to ignore) and `_u_dyn` (undescribed). They are named
+ * in the read shape, after every other field, rather than left to the catch-all for speed: zod adds
+ * a field the shape does not name under a computed key, and V8 turns an object of more than a
+ * dozen or so fields into a slow dictionary on such an add (orders and products did, on every parse).
+ */
+const keptAsSent = { pgx: z.unknown().optional(), _u_dyn: z.unknown().optional() };
+
 /** Drops read-only keys from a parsed write record and canonicalizes its ids. */
 export function finishWrite<T extends object>(record: T): T {
   const keys = Object.keys(record);
@@ -105,7 +114,7 @@ function defineRecordWith<C extends Fields, F extends Fields, H extends z.core.$
 ) {
   const write = z.looseObject({ ...writeShape(common), ...writeShape(fields) }).overwrite(finishWrite);
   const read = z
-    .looseObject({ ...readShape(common), ...readShape(fields), ...((hydrations ?? {}) as H) })
+    .looseObject({ ...readShape(common), ...readShape(fields), ...((hydrations ?? {}) as H), ...keptAsSent })
     .overwrite(normalizeIdFields);
   return { read, write } satisfies RecordSchemas;
 }
