@@ -205,7 +205,15 @@ export function createMirror(options: MirrorOptions): Mirror {
     rejected: await db._sync_outbox.where('state').equals('rejected').count(),
     conflicts: await db._sync_conflicts.count(),
     quarantined: await db._sync_quarantine.count(),
-  })).subscribe({ next: (c) => setStatus(c), error: () => undefined });
+  })).subscribe({
+    next: (c) => {
+      // New pending edits, from this tab or another: the leader pushes them now, not at its next poll.
+      const grew = c.pendingPushes > status.value.pendingPushes;
+      setStatus(c);
+      if (grew) nudge();
+    },
+    error: () => undefined,
+  });
 
   const unsubscribeConnectivity = env.onConnectivity((online) => {
     setStatus({ online, ...(online ? {} : { phase: 'offline' as const }) });
@@ -224,8 +232,28 @@ export function createMirror(options: MirrorOptions): Mirror {
   }
 
   /** After a local edit, a started leader pushes soon instead of waiting for the next poll. */
+  let nudgeTimer: unknown;
   function nudge(): void {
-    if (started && elector.isLeader && !scheduler.paused) void scheduler.trigger().catch(() => undefined);
+    if (!started || !elector.isLeader || scheduler.paused || nudgeTimer !== undefined) return;
+    // A short pause gathers a burst of edits into one push.
+    nudgeTimer = env.setTimeout(() => {
+      nudgeTimer = undefined;
+      runExclusive(() => pushPending(lifetime.signal)).catch((error: unknown) => {
+        if (onFailure(error) === 'pause') void scheduler.stop();
+      });
+    }, 50);
+  }
+
+  /** Pushes pending edits only: a pull of their collections (to rebase), the push, a pull of what landed. */
+  async function pushPending(signal: AbortSignal): Promise<void> {
+    const entries = await db._sync_outbox.where('state').equals('pending').toArray();
+    const pendingCollections = collections.filter((c) => entries.some((e) => e.collection === c));
+    if (pendingCollections.length === 0) return;
+    for (const collection of pendingCollections) await puller.pull(collection, signal);
+    const push = await pusher.push({ signal, collections: pendingCollections });
+    for (const collection of pendingCollections) {
+      if ((push.byCollection?.[collection]?.pushed ?? 0) > 0) await puller.pull(collection, signal);
+    }
   }
 
   const mirror: Mirror = {
@@ -245,6 +273,8 @@ export function createMirror(options: MirrorOptions): Mirror {
     async stop() {
       if (!started) return;
       started = false;
+      if (nudgeTimer !== undefined) env.clearTimeout(nudgeTimer);
+      nudgeTimer = undefined;
       lifetime.abort(new DOMException('mirror stopped', 'AbortError'));
       await scheduler.stop();
       await elector.stop();

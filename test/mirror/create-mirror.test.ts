@@ -73,6 +73,18 @@ describe('createMirror', () => {
     await waitFor(b.status, (s) => s.lastSyncAt !== undefined);
   });
 
+  it('has the leader push an edit made in a follower tab at once, not at its next poll', async () => {
+    fixture = await startMirrorFixture();
+    const leader = fixture.mirror({ pollIntervalMs: 3_600_000 });
+    const follower = fixture.mirror({ pollIntervalMs: 3_600_000 });
+    await leader.start();
+    await waitFor(leader.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    await follower.start();
+    const id = await follower.save('customers', { company: 'Kavárna U Mostu', email: 'info@example.com' });
+    await vi.waitFor(() => expect(fixture!.sim.requests.timesPosted('customers', id)).toBe(1), { timeout: 10_000 });
+    await waitFor(follower.status, (s) => s.pendingPushes === 0);
+  });
+
   it('stops on a refused token, says so, and resumes after setToken', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror({ token: 'wrong-token' });

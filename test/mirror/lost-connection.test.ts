@@ -14,7 +14,7 @@ describe('a lost IndexedDB connection', () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror();
     await mirror.syncNow({ collections: ['customers'] });
-    forceCloseDatabase(mirror.db.backendDB());
+    forceCloseDatabase(mirror.db.backendDB() as never);
     fixture.sim.store.sell();
     await mirror.syncNow({ collections: ['orders', 'customers'] });
     await expectConverged(mirror.db, fixture.sim, ['orders', 'customers']);
