@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonParseError, ValidationError } from '../../src/errors/index.js';
+import { CORPUS_DIR } from '../json/helpers/corpus.js';
 import { clientFor } from './helpers/client-for.js';
 import { send, startRawServer, type RawServer } from './helpers/raw-server.js';
 
-const CORPUS = '/work/shared/corpora/jsontestsuite/test_parsing';
+const CORPUS = CORPUS_DIR;
 const invalidDocuments = readdirSync(CORPUS).filter((f) => f.startsWith('n_')).sort();
 
 describe('response bodies', () => {

@@ -1,8 +1,25 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The JSONTestSuite parsing corpus shared with the project (see its README). */
-export const CORPUS_DIR = '/work/shared/corpora/jsontestsuite/test_parsing';
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * The JSONTestSuite parsing corpus shared with the project (see its README): `shared/` stands
+ * beside the repository. `POS_CORPUS_DIR` overrides. A missing corpus fails loudly.
+ */
+export const CORPUS_DIR = findCorpus();
+
+function findCorpus(): string {
+  const candidates = [
+    process.env.POS_CORPUS_DIR,
+    resolve(repoRoot, '../shared/corpora/jsontestsuite/test_parsing'),
+    '/work/shared/corpora/jsontestsuite/test_parsing',
+  ].filter((c): c is string => typeof c === 'string' && c !== '');
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`JSONTestSuite corpus not found; looked in ${candidates.join(', ')} (set POS_CORPUS_DIR)`);
+  return found;
+}
 
 /** One corpus document, decoded as a fetch `Response.text()` decodes a body. */
 export interface CorpusDocument {
