@@ -124,9 +124,12 @@ async function run(seed: number, actions: Action[]): Promise<void> {
           const record = pickServer(a.collection, a.pick);
           if (!record) break;
           const field = FIELDS[a.collection][a.field]!;
+          // Rewriting the value a field already has changes nothing a three-way merge can see:
+          // the register's write is then no change to protect (as for device edits above).
+          const changes = record[field] !== a.value;
           if (a.collection === 'products') fx.sim.store.editProduct(String(record.id), { [field]: a.value });
           else fx.sim.store.write(a.collection, { id: record.id, [field]: a.value });
-          noteWrite('server', a.collection, String(record.id), field, a.value);
+          if (changes) noteWrite('server', a.collection, String(record.id), field, a.value);
           break;
         }
         case 'serverRemove': {
