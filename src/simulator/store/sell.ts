@@ -62,9 +62,14 @@ export function sell(store: SimStore, opts: SellOptions = {}): Sale {
   const excl = lines.reduce((sum, l) => sum + l.excl, 0);
   const refs = { id_shop: shopId, id_cash_register: registerId, id_shift: shift.id, id_employee: employeeId };
 
+  // Receipts are numbered on from the tenant's orders, as a register's counter would be.
+  const serial = store.count('orders') + 1;
   const order = store.write('orders', {
     _t: 'orders',
     ...refs,
+    invoice_number: serial,
+    order_serial_number: serial,
+    short_code: String(((serial - 1) % 999) + 1).padStart(3, '0'),
     id_employee_served: employeeId,
     id_park_location: '0',
     id_customer: customerId,
