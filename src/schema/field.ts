@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, nullableIdField } from './id-field.js';
+import { idField, idValue } from './id-field.js';
 
 /**
  * A value type of the spec in both faces, before presence is decided: `write` carries every
@@ -25,51 +25,71 @@ export type Fields = Record<string, Field>;
 
 type Lenient<R extends z.ZodType> = z.ZodOptional<z.ZodNullable<R>>;
 
+// Read faces are shared: every number field of every table is parsed by the same schema object,
+// so zod's calls from one layer to the next always meet the same target and V8 can inline them.
+const readNumber = z.number();
+const readString = z.string();
+const readBoolean = z.boolean();
+const lenientFaces = new WeakMap<z.ZodType, z.ZodType>();
+
+/** `read`, also allowing null and a missing key: one shared schema per read face. */
+function lenient<R extends z.ZodType>(read: R): Lenient<R> {
+  let face = lenientFaces.get(read);
+  if (face === undefined) {
+    face = read.nullable().optional();
+    lenientFaces.set(read, face);
+  }
+  return face as Lenient<R>;
+}
+
 // ---- kinds: the spec's value types --------------------------------------------------------
 
-/** `id`: a reference or key, normalized to the canonical Id string. */
-export function id(): Kind<typeof idField, typeof idField> {
-  return { write: idField, read: idField };
+/**
+ * `id`: a reference or key, normalized to the canonical Id string (on read by the record's
+ * one pass over its id fields, see `idValue`).
+ */
+export function id(): Kind<typeof idField, typeof idValue> {
+  return { write: idField, read: idValue };
 }
 
 /** `integer`, optionally `>= min`. Whole numbers on write; any finite number is kept on read. */
 export function int(rule: { min?: number } = {}): Kind<z.ZodInt, z.ZodNumber> {
   const write = rule.min === undefined ? z.int() : z.int().min(rule.min);
-  return { write, read: z.number() };
+  return { write, read: readNumber };
 }
 
 /** `number` (fractions allowed), optionally `>= min`. */
 export function num(rule: { min?: number } = {}): Kind<z.ZodNumber, z.ZodNumber> {
   const write = rule.min === undefined ? z.number() : z.number().min(rule.min);
-  return { write, read: z.number() };
+  return { write, read: readNumber };
 }
 
 /** A time: integer Unix milliseconds (spec convention 1). */
 export function time(): Kind<z.ZodInt, z.ZodNumber> {
-  return { write: z.int(), read: z.number() };
+  return { write: z.int(), read: readNumber };
 }
 
 /** `string`, optionally of exactly `length` characters. */
 export function str(rule: { length?: number } = {}): Kind<z.ZodString, z.ZodString> {
   const write = rule.length === undefined ? z.string() : z.string().length(rule.length);
-  return { write, read: z.string() };
+  return { write, read: readString };
 }
 
 /** A string in valid e-mail format (checked on write only). */
 export function email(): Kind<z.ZodEmail, z.ZodString> {
-  return { write: z.email(), read: z.string() };
+  return { write: z.email(), read: readString };
 }
 
 /** `boolean`. */
 export function bool(): Kind<z.ZodBoolean, z.ZodBoolean> {
-  return { write: z.boolean(), read: z.boolean() };
+  return { write: z.boolean(), read: readBoolean };
 }
 
 /** One of a fixed set of strings (checked on write only: a new value from the server is kept). */
 export function oneOf<const V extends readonly [string, ...string[]]>(
   values: V,
 ): Kind<z.ZodEnum<{ [K in V[number]]: K }>, z.ZodString> {
-  return { write: z.enum(values), read: z.string() };
+  return { write: z.enum(values), read: readString };
 }
 
 /** The kind, with `null` also allowed on write ("X or null" in the spec). */
@@ -83,7 +103,7 @@ export function nullable<W extends z.ZodType, R extends z.ZodType>(
 
 /** Required on write (no default). On read it may be missing or null. */
 export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W, R>): Field<W, Lenient<R>> {
-  return { write: kind.write, read: kind.read.nullable().optional() };
+  return { write: kind.write, read: lenient(kind.read) };
 }
 
 /**
@@ -91,8 +111,8 @@ export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W,
  * quarantined for an unset reference: the mirror would lose it for nothing), but when present it
  * must be an id, since the mirror relates records through it.
  */
-export function requiredRef(): Field<typeof idField, z.ZodOptional<typeof nullableIdField>> {
-  return { write: idField, read: nullableIdField.optional() };
+export function requiredRef(): Field<typeof idField, z.ZodOptional<z.ZodNullable<typeof idValue>>> {
+  return { write: idField, read: lenient(idValue) };
 }
 
 /**
@@ -103,7 +123,7 @@ export function requiredRef(): Field<typeof idField, z.ZodOptional<typeof nullab
 export function optional<W extends z.ZodType, R extends z.ZodType>(
   kind: Kind<W, R>,
 ): Field<z.ZodOptional<z.ZodNullable<W>>, Lenient<R>> {
-  return { write: kind.write.nullable().optional(), read: kind.read.nullable().optional() };
+  return { write: kind.write.nullable().optional(), read: lenient(kind.read) };
 }
 
 /**
@@ -115,5 +135,5 @@ export function withDefault<W extends z.ZodType, R extends z.ZodType>(
   value: z.output<W> | (() => z.output<W>),
 ): Field<z.ZodDefault<W>, Lenient<R>> {
   const write = (kind.write as z.ZodType).default(value as never) as unknown as z.ZodDefault<W>;
-  return { write, read: kind.read.nullable().optional() };
+  return { write, read: lenient(kind.read) };
 }

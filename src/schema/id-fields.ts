@@ -12,7 +12,9 @@ const NOT_ID_FIELDS: ReadonlySet<string> = new Set(['id_payment']);
  * except the integer code `id_payment`.
  */
 export function isIdFieldName(name: string): boolean {
-  return name === 'id' || (name.startsWith('id_') && !NOT_ID_FIELDS.has(name));
+  // First letters tested by code: this runs on every key of every record read.
+  if (name.charCodeAt(0) !== 105 /* i */ || name.charCodeAt(1) !== 100 /* d */) return false;
+  return name.length === 2 || (name.charCodeAt(2) === 95 /* _ */ && !NOT_ID_FIELDS.has(name));
 }
 
 /**
@@ -23,11 +25,17 @@ export function isIdFieldName(name: string): boolean {
  */
 export function normalizeIdFields<T extends object>(record: T): T {
   const fields = record as Record<string, unknown>;
-  for (const key of Object.keys(fields)) {
+  // `for...in` rather than Object.keys: no array per record (this runs on every record read).
+  for (const key in fields) {
+    if (!isIdFieldName(key) || !Object.prototype.hasOwnProperty.call(fields, key)) continue;
     const value = fields[key];
-    if (value === null || value === undefined || !isIdFieldName(key) || isId(value)) continue;
-    const id = tryToId(value);
-    if (id !== undefined) fields[key] = id;
+    if (typeof value === 'number') {
+      // The usual case: the strict JSON parser returns ids below 2^53 as numbers.
+      if (Number.isSafeInteger(value) && value >= 0) fields[key] = String(value);
+    } else if ((typeof value === 'string' || typeof value === 'bigint') && !isId(value)) {
+      const id = tryToId(value);
+      if (id !== undefined) fields[key] = id;
+    }
   }
   return record;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id, optional, time, withDefault, type Fields } from './field.js';
-import { idField } from './id-field.js';
+import { idField, idValue } from './id-field.js';
 import { normalizeIdFields } from './id-fields.js';
 import { currentTime } from './write-clock.js';
 
@@ -37,7 +37,7 @@ export function readShape<F extends Fields>(fields: F): ReadShape<F> {
  */
 export function commonFields<T extends string>(table: T) {
   return {
-    id: { write: idField.optional(), read: idField },
+    id: { write: idField.optional(), read: idValue },
     id_c: optional(id()),
     _v: { write: z.int().min(0).optional(), read: z.int().min(0) },
     _d: {
