@@ -14,7 +14,6 @@ import { createLeaderElector } from '../sync/leader.js';
 import { removeLocal, saveLocal } from '../sync/local-edit.js';
 import { retryRejected } from '../sync/outbox-retry.js';
 import { ObservableValue, type Observable } from '../sync/observable-value.js';
-import { pullCategories } from '../sync/pull-categories.js';
 import { createPuller } from '../sync/pull.js';
 import { createPusher } from '../sync/push.js';
 import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
@@ -24,6 +23,8 @@ import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './op
 import { createQueries, type MirrorQueries } from './queries.js';
 import { resolveIndexedDb } from './resolve-indexeddb.js';
 import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
+import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
+import { createSyncCycle } from './sync-cycle.js';
 import type { SyncReport } from './sync-report.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
@@ -128,32 +129,23 @@ export function createMirror(options: MirrorOptions): Mirror {
     return result;
   }
 
+  const cycle = createSyncCycle({
+    db,
+    client,
+    puller,
+    pusher,
+    collections,
+    categories: options.categories ?? MIRROR_DEFAULTS.categories,
+    pageLimit,
+    skewMarginMs,
+    reconcileIntervalMs,
+    now: env.now,
+    onStart: (initial) => setStatus({ phase: initial ? 'initial-sync' : 'syncing', lastError: undefined }),
+  });
+
   async function runCycle(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
-    const run = only ?? collections;
-    const startedAt = env.now();
-    const rows = await db._sync_checkpoints.bulkGet(run);
-    setStatus({ phase: rows.some((r) => !r?.initialDone) ? 'initial-sync' : 'syncing', lastError: undefined });
-    const report: SyncReport = { ran: true, startedAt, finishedAt: startedAt, pulls: [], push: undefined, categories: undefined, reconciled: [], collections: run };
-    for (const collection of run) report.pulls.push(await puller.pull(collection, signal));
-    if (!only && (options.categories ?? MIRROR_DEFAULTS.categories)) report.categories = await pullCategories(db, client, signal);
-    report.push = await pusher.push({ signal, collections: run });
-    // Read back what was pushed, so the mirror holds the server's versions of it (`_v` and all).
-    for (const collection of run) {
-      if ((report.push.byCollection?.[collection]?.pushed ?? 0) > 0) report.pulls.push(await puller.pull(collection, signal));
-    }
-    if (reconcileIntervalMs > 0) {
-      for (const collection of run) {
-        const row = await db._sync_checkpoints.get(collection);
-        if (!row?.initialDone) continue;
-        // A completed initial sync counts as a sweep: the first one is due an interval later.
-        if (row.reconciledAt === undefined) await db._sync_checkpoints.update(collection, { reconciledAt: env.now() });
-        else if (env.now() - row.reconciledAt >= reconcileIntervalMs) {
-          report.reconciled.push(await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal }));
-        }
-      }
-    }
-    report.finishedAt = env.now();
-    setStatus({ phase: started ? 'idle' : status.value.phase === 'closed' ? 'closed' : 'idle', lastSyncAt: report.finishedAt, lastError: undefined });
+    const report = await cycle.run(signal, only);
+    setStatus({ phase: 'idle', lastSyncAt: report.finishedAt, lastError: undefined });
     return report;
   }
 
@@ -238,22 +230,10 @@ export function createMirror(options: MirrorOptions): Mirror {
     // A short pause gathers a burst of edits into one push.
     nudgeTimer = env.setTimeout(() => {
       nudgeTimer = undefined;
-      runExclusive(() => pushPending(lifetime.signal)).catch((error: unknown) => {
+      runExclusive(() => cycle.pushPending(lifetime.signal)).catch((error: unknown) => {
         if (onFailure(error) === 'pause') void scheduler.stop();
       });
     }, 50);
-  }
-
-  /** Pushes pending edits only: a pull of their collections (to rebase), the push, a pull of what landed. */
-  async function pushPending(signal: AbortSignal): Promise<void> {
-    const entries = await db._sync_outbox.where('state').equals('pending').toArray();
-    const pendingCollections = collections.filter((c) => entries.some((e) => e.collection === c));
-    if (pendingCollections.length === 0) return;
-    for (const collection of pendingCollections) await puller.pull(collection, signal);
-    const push = await pusher.push({ signal, collections: pendingCollections });
-    for (const collection of pendingCollections) {
-      if ((push.byCollection?.[collection]?.pushed ?? 0) > 0) await puller.pull(collection, signal);
-    }
   }
 
   const mirror: Mirror = {
@@ -400,24 +380,4 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
   };
   return mirror;
-}
-
-function describeError(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
-
-function isQuotaError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = (e as { inner?: unknown; cause?: unknown }).inner ?? e.cause, depth++) {
-    if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return true;
-  }
-  return false;
-}
-
-function isClosedDatabase(error: unknown): boolean {
-  return error instanceof Dexie.DatabaseClosedError || (error instanceof Error && /closing|closed/i.test(error.message) && error.name === 'InvalidStateError');
 }

@@ -1,0 +1,98 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { CollectionName } from '../schema/collections.js';
+import { pullCategories } from '../sync/pull-categories.js';
+import type { Puller } from '../sync/pull.js';
+import type { PushReport, Pusher } from '../sync/push.js';
+import { reconcileCollection } from '../sync/reconcile.js';
+import type { SyncClient } from '../sync/sync-client.js';
+import type { SyncReport } from './sync-report.js';
+
+/** What a sync cycle works with. */
+export interface SyncCycleOptions {
+  db: MirrorDb;
+  client: SyncClient;
+  puller: Puller;
+  pusher: Pusher;
+  /** The collections the mirror keeps. */
+  collections: readonly CollectionName[];
+  /** Pull the category tree on full runs. */
+  categories: boolean;
+  pageLimit: number;
+  skewMarginMs: number;
+  /** How often a reconcile sweep is due (ms); 0 never. */
+  reconcileIntervalMs: number;
+  now: () => number;
+  /** Told when a run starts: whether some collection still needs its first full traversal. */
+  onStart(initial: boolean): void;
+}
+
+/** One instance's sync work: the full cycle, and the push-only cycle that follows local edits. */
+export interface SyncCycle {
+  /** Pull every collection (or `only`), the categories on full runs, push, read back what was pushed, reconcile when due. */
+  run(signal: AbortSignal, only?: readonly CollectionName[]): Promise<SyncReport>;
+  /** Push the pending edits only: pull their collections (to rebase), push, read back what landed. */
+  pushPending(signal: AbortSignal): Promise<void>;
+}
+
+/** Creates a {@link SyncCycle}. Callers serialize runs: two never overlap on one instance. */
+export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
+  const { db, client, puller, pusher, now } = options;
+
+  /** Pushes, then pulls each collection that had records acknowledged, so the mirror holds the server's versions (`_v` and all). */
+  async function pushAndReadBack(collections: readonly CollectionName[], signal: AbortSignal, report?: SyncReport): Promise<PushReport> {
+    const push = await pusher.push({ signal, collections: [...collections] });
+    for (const collection of collections) {
+      if ((push.byCollection[collection]?.pushed ?? 0) === 0) continue;
+      const pulled = await puller.pull(collection, signal);
+      report?.pulls.push(pulled);
+    }
+    return push;
+  }
+
+  async function reconcileDue(collections: readonly CollectionName[], signal: AbortSignal, report: SyncReport): Promise<void> {
+    if (options.reconcileIntervalMs <= 0) return;
+    for (const collection of collections) {
+      const row = await db._sync_checkpoints.get(collection);
+      if (!row?.initialDone) continue;
+      // A completed initial sync counts as a sweep: the first one is due an interval later.
+      if (row.reconciledAt === undefined) await db._sync_checkpoints.update(collection, { reconciledAt: now() });
+      else if (now() - row.reconciledAt >= options.reconcileIntervalMs) {
+        report.reconciled.push(
+          await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal }),
+        );
+      }
+    }
+  }
+
+  return {
+    async run(signal, only) {
+      const collections = only ?? options.collections;
+      const startedAt = now();
+      const rows = await db._sync_checkpoints.bulkGet([...collections]);
+      options.onStart(rows.some((r) => !r?.initialDone));
+      const report: SyncReport = {
+        ran: true,
+        startedAt,
+        finishedAt: startedAt,
+        pulls: [],
+        push: undefined,
+        categories: undefined,
+        reconciled: [],
+        collections: [...collections],
+      };
+      for (const collection of collections) report.pulls.push(await puller.pull(collection, signal));
+      if (!only && options.categories) report.categories = await pullCategories(db, client, signal);
+      report.push = await pushAndReadBack(collections, signal, report);
+      await reconcileDue(collections, signal, report);
+      report.finishedAt = now();
+      return report;
+    },
+    async pushPending(signal) {
+      const entries = await db._sync_outbox.where('state').equals('pending').toArray();
+      const pending = options.collections.filter((c) => entries.some((e) => e.collection === c));
+      if (pending.length === 0) return;
+      for (const collection of pending) await puller.pull(collection, signal);
+      await pushAndReadBack(pending, signal);
+    },
+  };
+}
