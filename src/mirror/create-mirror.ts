@@ -37,7 +37,11 @@ export interface Mirror {
   start(): Promise<void>;
   /** Stops syncing (the data and the outbox stay); `start()` carries on where it left. */
   stop(): Promise<void>;
-  /** Runs one sync now (pull, push, pull of what was pushed) and reports what it did. */
+  /**
+   * Runs one sync now (pull, push, pull of what was pushed) and reports what it did. In a tab that
+   * follows another (after `start()`, not the leader) nothing runs and the report says `ran: false`:
+   * the leader syncs for every tab.
+   */
   syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
   /** Validates a local edit, stores it and queues it for push, atomically. Returns the record's id. */
   save(collection: CollectionName, record: object): Promise<Id>;
@@ -82,7 +86,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     options.client ??
     (createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent! }) as unknown as SyncClient);
   const collections: CollectionName[] = [...(options.collections ?? COLLECTIONS)];
-  const name = options.dbName ?? defaultDbName(options.baseUrl ?? 'http://local.invalid/', options.tenant);
+  const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
   const idb = resolveIndexedDb({ indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
   // Dexie's liveQuery stays silent unless its global dependencies name an IndexedDB, which a

@@ -7,7 +7,7 @@ import type { ConflictOption } from '../sync/push.js';
 
 /** Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. */
 export interface MirrorOptions {
-  /** A client made with `createClient`; or give `baseUrl`, `token` and `userAgent`. */
+  /** A client made with `createClient`; or give `baseUrl`, `token` and `userAgent`. With a client, give `baseUrl` or `dbName` too. */
   client?: SyncClient;
   baseUrl?: string;
   token?: string;
@@ -58,6 +58,10 @@ export const MIRROR_DEFAULTS = {
 export function validateMirrorOptions(options: MirrorOptions): void {
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string) => issues.push({ path: [field], message });
+  if (options.client && !options.baseUrl && !options.dbName) {
+    // The database is named after the service: without either, two services would share one.
+    bad('dbName', 'required with a client when no baseUrl is given (one database per service and tenant)');
+  }
   if (!options.client) {
     if (!options.baseUrl) bad('baseUrl', 'required when no client is given');
     if (!options.token) bad('token', 'required when no client is given');

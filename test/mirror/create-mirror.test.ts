@@ -15,12 +15,18 @@ afterEach(async () => {
 describe('createMirror', () => {
   it('refuses bad options with a ValidationError naming each', () => {
     expect(() => createMirror({ baseUrl: 'http://127.0.0.1:1/api' } as never)).toThrow(ValidationError);
-    try {
-      createMirror({ collections: ['products', 'nope' as never], pollIntervalMs: -1, conflict: 'whatever' as never } as never);
-    } catch (error) {
-      const paths = (error as ValidationError).issues.map((i) => i.path.join('.'));
-      expect(paths).toEqual(expect.arrayContaining(['baseUrl', 'token', 'userAgent', 'collections.1', 'pollIntervalMs', 'conflict']));
-    }
+    const error = (() => {
+      try {
+        createMirror({ collections: ['products', 'nope' as never], pollIntervalMs: -1, conflict: 'whatever' as never } as never);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    const paths = (error as ValidationError).issues.map((i) => i.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['baseUrl', 'token', 'userAgent', 'collections.1', 'pollIntervalMs', 'conflict']));
+    expect(() => createMirror({ client: {} as never })).toThrow(/dbName/);
   });
 
   it('makes a full first sync, then equals the server record for record, categories included', async () => {
