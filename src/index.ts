@@ -109,6 +109,7 @@ export {
   type ListQuery,
   type PagesQuery,
   type LatestOrdersQuery,
+  type SaveOptions,
   type CallOptions,
   type Direction,
   type Page,

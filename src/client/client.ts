@@ -12,6 +12,16 @@ export interface PagesQuery<T = unknown> extends ListQuery {
   onPage?(page: RecordPage<T>): void;
 }
 
+/** Options of {@link Client.save}. */
+export interface SaveOptions extends CallOptions {
+  /**
+   * Parse the response body (`true`) or take the success status as the whole answer and resolve to
+   * `undefined` (`false`: cheaper when nothing reads the answer, as in the mirror's pushes).
+   * @default true
+   */
+  readResponse?: boolean;
+}
+
 /** Query of {@link Client.latestOrders}. */
 export interface LatestOrdersQuery extends CallOptions {
   /** Only orders paid this way (221 cash, 222 credit card, 238 a payment terminal provider). */
@@ -42,7 +52,7 @@ export interface Client {
    * Resolves to the parsed response body (`undefined` when empty): the spec does not show it, so do
    * not rely on it. Retried only when every record carries its own non-zero id (and on 429).
    */
-  save(collection: CollectionName, body: object | readonly object[], options?: CallOptions): Promise<unknown>;
+  save(collection: CollectionName, body: object | readonly object[], options?: SaveOptions): Promise<unknown>;
   /**
    * The category tree (`GET /categories`, falling back to `/categories/list`): root nodes with
    * nested `children`. Roots that fail their schema are in the result's `rejected`.

@@ -72,7 +72,8 @@ export function createClient(options: ClientOptions): Client {
       const call = checkCallOptions(options, where);
       const wire = prepareSaveBody(collection, body, where);
       // The spec does not show the answer of a POST: whatever it is comes back parsed, or undefined.
-      return (await post(collection, wire, { idempotent: isIdempotentBody(wire), allowEmpty: true }, call)).value;
+      const ignoreBody = options?.readResponse === false;
+      return (await post(collection, wire, { idempotent: isIdempotentBody(wire), allowEmpty: true, ignoreBody }, call)).value;
     },
 
     async categories(options) {

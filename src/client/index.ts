@@ -3,7 +3,7 @@
  * and typed errors. Imports only from errors, ids, schema and json.
  */
 export { createClient } from './create-client.js';
-export type { Client, PagesQuery, LatestOrdersQuery } from './client.js';
+export type { Client, PagesQuery, LatestOrdersQuery, SaveOptions } from './client.js';
 export { CLIENT_DEFAULTS, type ClientOptions, type RetryOptions, type Sleep } from './client-options.js';
 export type { ListQuery, Direction } from './list-query.js';
 export type { CallOptions } from './requester.js';

@@ -24,6 +24,8 @@ export interface RequestPolicy {
   giveUpOn?: ReadonlySet<number>;
   /** An empty body is a valid answer (`undefined`) rather than a `JsonParseError`. */
   allowEmpty?: boolean;
+  /** The status is the whole answer: the body is read off the wire but not parsed (`value` is `undefined`). */
+  ignoreBody?: boolean;
 }
 
 /** A successful response, its body parsed. */
@@ -66,7 +68,7 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
       const date = raw.headers.get('date');
       const parsedDate = date === null ? Number.NaN : Date.parse(date);
       return {
-        value: readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
+        value: policy.ignoreBody ? undefined : readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
         bytes: raw.bytes,
         serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
         request: raw.request,

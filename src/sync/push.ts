@@ -17,7 +17,7 @@ export type ConflictOption = ConflictStrategy;
 
 /** The part of the REST client a push uses: one batch POST. `createClient` satisfies it. */
 export interface PushClient {
-  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal }): Promise<unknown>;
+  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal; readResponse?: boolean }): Promise<unknown>;
 }
 
 /** Options of {@link createPusher}. */
@@ -113,7 +113,8 @@ export function createPusher(options: PusherOptions): Pusher {
   ): Promise<void> {
     counts.requests++;
     try {
-      await client.save(collection, batch.map((o) => o.wire), signal ? { signal } : {});
+      // Only the status matters: an entry is settled by the acknowledgement, never by the answer's body.
+      await client.save(collection, batch.map((o) => o.wire), { readResponse: false, ...(signal ? { signal } : {}) });
     } catch (error) {
       if (!isRejection(error)) {
         // Unknown outcome, or refused before it was applied: the entries stay for the next push.

@@ -39,7 +39,7 @@ export interface SyncClient {
   save(
     collection: CollectionName,
     body: Record<string, unknown> | readonly Record<string, unknown>[],
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; readResponse?: boolean },
   ): Promise<unknown>;
   setToken?(token: string): void;
 }
