@@ -9,7 +9,7 @@ import { createListEndpoints } from './list-endpoints.js';
 import { assertCollection } from './list-query.js';
 import { createPathForms } from './path-forms.js';
 import { collectRecords, expectArray, expectRecord, invalidBody } from './read-body.js';
-import { makeRecordPage } from './record-page.js';
+import { wholeRecordPage } from './record-page.js';
 import { prepareOrderHistoryBody, prepareWarehouseStatusBody } from './reports.js';
 import { createRequester, type CallOptions, type JsonResponse, type RequestPolicy } from './requester.js';
 import { isIdempotentBody, prepareSaveBody } from './save-body.js';
@@ -83,15 +83,7 @@ export function createClient(options: ClientOptions): Client {
       const response = await forms.send('list:categories', { current, legacy }, (spec) => request(spec, READ, call));
       const values = expectArray(response, 'categories');
       const roots = collectRecords('categories', values);
-      return makeRecordPage(roots.records, {
-        rejected: roots.rejected,
-        cursor: undefined,
-        done: true,
-        serverTime: response.serverTime,
-        limit: Number.POSITIVE_INFINITY,
-        bytes: response.bytes,
-        rawCount: values.length,
-      });
+      return wholeRecordPage(roots.records, roots.rejected, response, values.length);
     },
 
     async priceByProductId(idProduct, options) {

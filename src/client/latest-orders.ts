@@ -5,7 +5,7 @@ import type { LatestOrdersQuery } from './client.js';
 import { checkCallOptions, requireId } from './endpoint-args.js';
 import type { PathForms } from './path-forms.js';
 import { collectRecords, expectArray } from './read-body.js';
-import { makeRecordPage, type RecordPage } from './record-page.js';
+import { wholeRecordPage, type RecordPage } from './record-page.js';
 import type { JsonResponse, Requester } from './requester.js';
 import type { RequestSpec } from './transport.js';
 
@@ -41,13 +41,5 @@ export async function fetchLatestOrders(request: Requester, forms: PathForms, id
   const values = expectArray(response, 'orders');
   const found = collectRecords('orders', values);
   const records = usedLegacy ? found.records.filter((order) => order.id_cash_register === register) : found.records;
-  return makeRecordPage(records, {
-    rejected: found.rejected,
-    cursor: undefined,
-    done: true,
-    serverTime: response.serverTime,
-    limit: Number.POSITIVE_INFINITY,
-    bytes: response.bytes,
-    rawCount: values.length,
-  });
+  return wholeRecordPage(records, found.rejected, response, values.length);
 }

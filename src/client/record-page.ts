@@ -76,6 +76,27 @@ export function readRecordPage<C extends CollectionName>(collection: C, page: Ra
   });
 }
 
+/**
+ * The page of an endpoint that does not paginate (categories, latest orders): the whole answer in
+ * one page, `done`, with no cursor.
+ */
+export function wholeRecordPage<T>(
+  records: T[],
+  rejected: RejectedRecord[],
+  response: { serverTime: number | undefined; bytes: number },
+  rawCount: number,
+): RecordPage<T> {
+  return makeRecordPage(records, {
+    rejected,
+    cursor: undefined,
+    done: true,
+    serverTime: response.serverTime,
+    limit: Number.POSITIVE_INFINITY,
+    bytes: response.bytes,
+    rawCount,
+  });
+}
+
 /** Attaches page properties to an array of records. */
 export function makeRecordPage<T>(records: T[], page: Omit<Page<T>, 'records'>): RecordPage<T> {
   const props: PropertyDescriptorMap = { records: { value: records } };

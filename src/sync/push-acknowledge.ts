@@ -94,17 +94,10 @@ function splitRuns(values: readonly number[]): { runs: [number, number][]; singl
  * app edited while the POST was in flight stays pending instead: the edit may be the fix.
  */
 export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[], reasons: readonly string[]): Promise<void> {
-  await db.transaction('rw', db._sync_outbox, async () => {
-    const currents = await db._sync_outbox.bulkGet(items.map((i) => i.entry.seq));
-    const puts: OutboxEntry[] = [];
-    items.forEach((item, i) => {
-      const current = currents[i];
-      if (!current) return;
-      const attempts = current.attempts + 1;
-      if (current.localVersion !== item.entry.localVersion) puts.push({ ...current, attempts });
-      else puts.push({ ...withoutSent(current), state: 'rejected', reason: reasons[i] ?? 'refused by the server', attempts });
-    });
-    if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
+  await updateEntries(db, items, (current, item, i) => {
+    const attempts = current.attempts + 1;
+    if (current.localVersion !== item.entry.localVersion) return { ...current, attempts };
+    return { ...withoutSent(current), state: 'rejected', reason: reasons[i] ?? 'refused by the server', attempts };
   });
 }
 
@@ -114,14 +107,27 @@ export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[
  * (see `SentSnapshot`), and counts a failed attempt unless `countAttempt` is false.
  */
 export async function noteUnanswered(db: MirrorDb, items: readonly OutgoingRecord[], countAttempt: boolean): Promise<void> {
+  await updateEntries(db, items, (current, item) => {
+    const sent: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
+    return { ...withSent(current, sent, item.entry.changed), attempts: current.attempts + (countAttempt ? 1 : 0) };
+  });
+}
+
+/**
+ * Rewrites the current outbox rows of `items` (read again inside the transaction: the app may
+ * have edited them while the POST was in flight) with `update`; rows gone meanwhile are skipped.
+ */
+async function updateEntries(
+  db: MirrorDb,
+  items: readonly OutgoingRecord[],
+  update: (current: OutboxEntry, item: OutgoingRecord, index: number) => OutboxEntry,
+): Promise<void> {
   await db.transaction('rw', db._sync_outbox, async () => {
     const currents = await db._sync_outbox.bulkGet(items.map((i) => i.entry.seq));
     const puts: OutboxEntry[] = [];
     items.forEach((item, i) => {
       const current = currents[i];
-      if (!current) return;
-      const sent: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
-      puts.push({ ...withSent(current, sent, item.entry.changed), attempts: current.attempts + (countAttempt ? 1 : 0) });
+      if (current) puts.push(update(current, item, i));
     });
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
   });
