@@ -88,6 +88,8 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
       const total = orderTotal[i] as number;
       const excl = orderTotalExcl[i] as number;
       const items = (itemStarts[i + 1] as number) - (itemStarts[i] as number);
+      // The largest tables spell the common fields (see `commonFields`) in one literal: records built
+      // on demand for every page keep one fast shape instead of growing from a small object.
       const record: SimRecord = {
         id: orders.id(i),
         id_c: idC,
@@ -189,6 +191,8 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
       const quantity = quantityOfDetail[d] as number;
       const line = Math.round(price * quantity);
       const canceled = orderCanceled[i] as number;
+      // The largest tables spell the common fields (see `commonFields`) in one literal: records built
+      // on demand for every page keep one fast shape instead of growing from a small object.
       const record: SimRecord = {
         id: details.id(d),
         id_c: idC,

@@ -134,6 +134,8 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
         register = rng.int(0, counts.cash_registers - 1);
         employee = people.employeeAt(t, rng);
       }
+      // The largest tables spell the common fields (see `commonFields`) in one literal: records built
+      // on demand for every page keep one fast shape instead of growing from a small object.
       const record: SimRecord = {
         id: history.id(h),
         id_c: idC,
