@@ -9,16 +9,20 @@
  */
 export const PROTOTYPE_KEYS: readonly string[] = ['__proto__', 'constructor'];
 
+// A key spelled plainly, as a key or a value (either makes the parse take the reviver).
+const LITERAL_KEY = /"(?:__proto__|constructor)"/;
+
 // Only \uXXXX escapes make letters: `_` 5F, `c` 63, `n` 6E, `o` 6F, `p`..`u` 70-75.
 const ESCAPED_KEY_LETTER = /\\u00(?:5[fF]|6[3eEfF]|7[0-5])/;
 
 /**
- * True when `text` escapes a character that `__proto__` or `constructor` is made of, so that
- * one of them may hide behind escapes (`"\u005f_proto__"`). Their plain spellings are found by
- * `prepareJsonText`. One `indexOf` in the common case.
+ * True when `text` may hold one of the {@link PROTOTYPE_KEYS} as a key: it has a string spelled
+ * `"__proto__"` or `"constructor"`, or it escapes a letter they are made of, so that one may hide
+ * behind escapes (`"\u005f_proto__"`). A false alarm only costs the slower reviver parse; a miss
+ * is impossible, since a key is a string token and an unescaped one is spelled literally.
  */
-export function hasEscapedKeyLetter(text: string): boolean {
-  return text.includes('\\u00') && ESCAPED_KEY_LETTER.test(text);
+export function mayHoldPrototypeKey(text: string): boolean {
+  return LITERAL_KEY.test(text) || (text.includes('\\u00') && ESCAPED_KEY_LETTER.test(text));
 }
 
 /** A `JSON.parse` reviver that deletes the {@link PROTOTYPE_KEYS} wherever they occur. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonParseError } from '../../src/errors/index.js';
 import { parseJson } from '../../src/json/index.js';
+import { prepareJsonText } from '../../src/json/prepare-json-text.js';
 import { jsonDocument, mutatedJsonText } from './helpers/json-documents.js';
 import { differencesFromNative } from './helpers/same-as-native.js';
 
@@ -90,7 +91,9 @@ describe('parseJson', () => {
             nativeOk = false;
           }
           if (nativeOk) {
-            expect(differencesFromNative(parseJson(text), native)).toEqual([]);
+            // The exact quoting supplies the digits, so a token the fast scan missed shows up.
+            const exact: unknown = JSON.parse(prepareJsonText(text));
+            expect(differencesFromNative(parseJson(text), native, exact)).toEqual([]);
           } else {
             expect(() => parseJson(text)).toThrow(JsonParseError);
           }
