@@ -4,6 +4,8 @@
  * - parseJson vs JSON.parse on a ~6 MB array of order-like records with 10 big-integer ids each
  *   (ids > 2^53 as bare integers), then on the same records with small ids (no quoting needed),
  *   then on single pages of 100 and 400 of those records (what the client parses per request);
+ * - parseJsonBytes on the UTF-8 bytes of the first text, what the client does with a response
+ *   body, against decoding them and running JSON.parse, and against decoding then parseJson;
  * - json-bigint (storeAsString) on the first text, for scale;
  * - stringifyJson vs JSON.stringify on the parsed records, alone and followed by the UTF-8
  *   encoding a request or response body needs.
@@ -14,7 +16,7 @@
  */
 import JSONbig from 'json-bigint';
 import { composeId } from '../src/ids/index.js';
-import { parseJson, stringifyJson } from '../src/json/index.js';
+import { parseJson, parseJsonBytes, stringifyJson } from '../src/json/index.js';
 
 const TARGET_BYTES = 6_000_000;
 const ROUNDS = 15;
@@ -182,6 +184,20 @@ for (const size of [100, 400]) {
   report(`parse, one page of ${size} records, ${repeat} times per sample`, Buffer.byteLength(page) * repeat, pageParse, 'JSON.parse (native)');
 }
 
+// What the client does with a response body: bytes in, records out.
+const body = new TextEncoder().encode(text);
+const decoder = new TextDecoder();
+check(JSON.stringify(parseJsonBytes(body)) === JSON.stringify(parsed), 'parseJsonBytes differs from parseJson');
+const parseBytes = measure(
+  [
+    { name: 'decode + JSON.parse (native)', run: () => JSON.parse(decoder.decode(body)) },
+    { name: 'parseJsonBytes', run: () => parseJsonBytes(body) },
+    { name: 'decode + parseJson', run: () => parseJson(decoder.decode(body)) },
+  ],
+  ROUNDS,
+);
+report('parse the UTF-8 bytes of the big-integer text (a response body)', bytes, parseBytes, 'decode + JSON.parse (native)');
+
 const parseScale = measure(
   [
     { name: 'JSON.parse (native)', run: () => JSON.parse(text) },
@@ -215,4 +231,6 @@ const ratio = parseBig.get('JSON.parse (native)')! / parseBig.get('parseJson')!;
 const ratioString = stringify.get('JSON.stringify (native)')! / stringify.get('stringifyJson')!;
 const ratioBytes = toBytes.get('JSON.stringify (native)')! / toBytes.get('stringifyJson')!;
 console.log(`\nparseJson: ${ratio.toFixed(2)}x native on big-integer records (target >= 0.5x: ${ratio >= 0.5 ? 'met' : 'NOT met'})`);
+const ratioBytes2 = parseBytes.get('decode + JSON.parse (native)')! / parseBytes.get('parseJsonBytes')!;
+console.log(`parseJsonBytes: ${ratioBytes2.toFixed(2)}x decode + native JSON.parse on the same bytes (the client's path)`);
 console.log(`stringifyJson: ${ratioString.toFixed(2)}x native (${ratioBytes.toFixed(2)}x when encoded to bytes)`);

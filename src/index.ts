@@ -47,7 +47,7 @@ export {
 } from './ids/index.js';
 
 // json
-export { parseJson, stringifyJson } from './json/index.js';
+export { parseJson, parseJsonBytes, stringifyJson } from './json/index.js';
 
 // schema
 export {

@@ -1,12 +1,12 @@
 import { JsonParseError, isJsonParseError, type RequestInfo } from '../errors/index.js';
-import { parseJson } from '../json/index.js';
+import { parseJsonBytes } from '../json/index.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { redact, safeCause } from './redact.js';
 import { errorForResponse } from './response-error.js';
 import { createRetryer } from './retryer.js';
 import { retryDelayFor, shouldRetryRequest } from './retry-policy.js';
-import type { RequestSpec, Transport } from './transport.js';
+import { bodyText, type RequestSpec, type Transport } from './transport.js';
 
 /** Per-call options every endpoint takes. */
 export interface CallOptions {
@@ -68,8 +68,8 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
       const date = raw.headers.get('date');
       const parsedDate = date === null ? Number.NaN : Date.parse(date);
       return {
-        value: policy.ignoreBody ? undefined : readJson(raw.text, raw.request, policy.allowEmpty === true, getToken()),
-        bytes: raw.bytes,
+        value: policy.ignoreBody ? undefined : readJson(raw.body, raw.request, policy.allowEmpty === true, getToken()),
+        bytes: raw.body.byteLength,
         serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
         request: raw.request,
       };
@@ -81,14 +81,14 @@ function isStatusError(error: unknown): error is { status: number } {
   return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 }
 
-function readJson(text: string, request: RequestInfo, allowEmpty: boolean, token: string): unknown {
+function readJson(body: Uint8Array, request: RequestInfo, allowEmpty: boolean, token: string): unknown {
   const where = `${request.method} ${request.path}`;
-  if (text.trim() === '') {
+  if (isBlank(body)) {
     if (allowEmpty) return undefined;
     throw new JsonParseError(`the response of ${where} has an empty body, expected JSON`, { position: 0, request });
   }
   try {
-    return parseJson(text);
+    return parseJsonBytes(body);
   } catch (error) {
     if (!isJsonParseError(error)) throw error;
     throw new JsonParseError(`the response of ${where} is not valid JSON: ${redact(error.message, token)}`, {
@@ -97,4 +97,14 @@ function readJson(text: string, request: RequestInfo, allowEmpty: boolean, token
       cause: safeCause(error, token),
     });
   }
+}
+
+/** True when the body holds nothing but whitespace (as `String.prototype.trim` sees it). */
+function isBlank(body: Uint8Array): boolean {
+  for (const byte of body) {
+    if (byte === 32 || (byte >= 9 && byte <= 13)) continue; // space, \t \n \v \f \r
+    // Past ASCII, trim() knows more whitespace (NBSP, U+2028, a BOM...): ask it.
+    return byte < 0x80 ? false : bodyText(body).trim() === '';
+  }
+  return true;
 }

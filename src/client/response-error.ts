@@ -2,7 +2,7 @@ import { AuthError, HttpError, InvalidCursorError, RateLimitError } from '../err
 import { parseJson } from '../json/index.js';
 import { redact } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import type { RawResponse } from './transport.js';
+import { bodyText, type RawResponse } from './transport.js';
 
 /** Longest raw (non-JSON) error body kept on an error, in characters. */
 const MAX_TEXT_BODY = 500;
@@ -15,7 +15,7 @@ const MAX_TEXT_BODY = 500;
  */
 export function errorForResponse(response: RawResponse, token: string, now: number): HttpError {
   const { status, request } = response;
-  const options = { request, status, body: readBody(response.text, token) };
+  const options = { request, status, body: readBody(bodyText(response.body), token) };
   if (status === 401 || status === 403) {
     return new AuthError('the service refused the API token (missing, wrong or revoked)', options);
   }

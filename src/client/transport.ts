@@ -25,10 +25,8 @@ export interface SendOptions {
 export interface RawResponse {
   status: number;
   headers: Headers;
-  /** The body decoded as UTF-8 (a BOM is dropped, invalid bytes become U+FFFD). */
-  text: string;
-  /** Size of the body in bytes, as received. */
-  bytes: number;
+  /** The body as received, undecoded (`parseJsonBytes` reads it; `bodyText` decodes it). */
+  body: Uint8Array;
   /** Method and path of the request, for messages. */
   request: RequestInfo;
 }
@@ -72,7 +70,6 @@ export function createTransport(config: TransportConfig): Transport {
     throwHttpErrors: false,
     ...(config.fetch ? { fetch: config.fetch } : {}),
   });
-  const decoder = new TextDecoder('utf-8');
   const agentHeaders: Record<string, string> = { 'user-agent': config.userAgent };
   if (config.clientUserAgentHeader) agentHeaders['x-client-user-agent'] = config.userAgent;
 
@@ -105,8 +102,8 @@ export function createTransport(config: TransportConfig): Transport {
           },
           ...(spec.body === undefined ? {} : { body: spec.body }),
         });
-        const buffer = await response.arrayBuffer();
-        return { status: response.status, headers: response.headers, text: decoder.decode(buffer), bytes: buffer.byteLength, request };
+        const body = new Uint8Array(await response.arrayBuffer());
+        return { status: response.status, headers: response.headers, body, request };
       } catch (error) {
         if (outer?.aborted) throw outer.reason;
         if (timedOut) {
@@ -140,4 +137,11 @@ function describeChain(error: unknown): string {
     current = current.cause;
   }
   return parts.join(': ') || 'connection failed';
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/** A body decoded as UTF-8, as `Response.text()` decodes it: a BOM is dropped, invalid bytes become U+FFFD. */
+export function bodyText(body: Uint8Array): string {
+  return decoder.decode(body);
 }

@@ -67,6 +67,19 @@ describe('response bodies', () => {
     await expect(client.save('products', { id: '11', name: 'x' })).resolves.toBeUndefined();
   });
 
+  it('counts a body of whitespace only as empty, Unicode whitespace and a BOM included', async () => {
+    let body: string | Buffer = '';
+    server.handle((_r, res) => send(res, 200, body));
+    const { client } = clientFor(server.baseUrl);
+    for (const blank of [' \r\n\t', '\f\v', '\u00a0', '\ufeff \u2028']) {
+      body = Buffer.from(blank, 'utf8');
+      await expect(client.get('products', '11'), JSON.stringify(blank)).rejects.toThrow('has an empty body, expected JSON');
+      await expect(client.save('products', { id: '11', name: 'x' })).resolves.toBeUndefined();
+    }
+    body = ' \u00a0x';
+    await expect(client.get('products', '11')).rejects.toThrow(/is not valid JSON/);
+  });
+
   it('keeps __proto__ keys of a body as plain data, never as a prototype', async () => {
     const body =
       '[{"id": 1, "_v": 5, "name": "a", "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}},' +

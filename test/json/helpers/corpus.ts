@@ -25,11 +25,18 @@ function findCorpus(): string {
 export interface CorpusDocument {
   name: string;
   text: string;
+  /** The file as it is, before decoding. */
+  bytes: Uint8Array;
 }
 
 /** Every document whose file name starts with `prefix` (`y_`, `n_` or `i_`), sorted by name. */
 export async function corpus(prefix: 'y_' | 'n_' | 'i_'): Promise<CorpusDocument[]> {
   const names = readdirSync(CORPUS_DIR).filter((name) => name.startsWith(prefix) && name.endsWith('.json')).sort();
   // Bytes in, then UTF-8 with replacement and BOM stripping, exactly as a response body.
-  return Promise.all(names.map(async (name) => ({ name, text: await new Response(readFileSync(join(CORPUS_DIR, name))).text() })));
+  return Promise.all(
+    names.map(async (name) => {
+      const bytes = new Uint8Array(readFileSync(join(CORPUS_DIR, name)));
+      return { name, text: await new Response(bytes).text(), bytes };
+    }),
+  );
 }
