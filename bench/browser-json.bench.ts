@@ -2,6 +2,8 @@
  * parseJson and stringifyJson in headless Chromium, against the browser's native JSON.parse and
  * JSON.stringify on the same ~6 MB document of order-like records with big-integer ids,
  * interleaved (native, ours, native, ours...) over several rounds. Prints median MB/s and ratios.
+ * Also parseJsonBytes on the document's UTF-8 bytes against TextDecoder + JSON.parse: what the
+ * client does with a response body.
  *
  * `npm run bench -- browser-json`
  */
@@ -37,7 +39,7 @@ function makeDocument(): string {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const text = makeDocument();
-const bundle = await bundleForBrowser(`export { parseJson, stringifyJson } from ${JSON.stringify(repoPath('src/json/index.ts'))};`, 'posJson');
+const bundle = await bundleForBrowser(`export { parseJson, parseJsonBytes, stringifyJson } from ${JSON.stringify(repoPath('src/json/index.ts'))};`, 'posJson');
 const browser = await launchBrowser();
 try {
   const page = await browser.context.newPage();
@@ -45,8 +47,10 @@ try {
   await page.addScriptTag({ content: bundle });
   const times = await page.evaluate(
     ({ text, rounds }) => {
-      const lib = (globalThis as unknown as { posJson: { parseJson(t: string): unknown; stringifyJson(v: unknown): string } }).posJson;
-      const out = { nativeParse: [] as number[], parse: [] as number[], nativeStringify: [] as number[], stringify: [] as number[], outBytes: 0 };
+      const lib = (globalThis as unknown as { posJson: { parseJson(t: string): unknown; parseJsonBytes(b: Uint8Array): unknown; stringifyJson(v: unknown): string } }).posJson;
+      const out = { nativeParse: [] as number[], parse: [] as number[], nativeBytes: [] as number[], bytes: [] as number[], nativeStringify: [] as number[], stringify: [] as number[], outBytes: 0 };
+      const body = new TextEncoder().encode(text);
+      const decoder = new TextDecoder();
       let parsed: unknown;
       let native: unknown;
       for (let r = 0; r < rounds; r++) {
@@ -56,6 +60,12 @@ try {
         t = performance.now();
         parsed = lib.parseJson(text);
         out.parse.push(performance.now() - t);
+        t = performance.now();
+        JSON.parse(decoder.decode(body));
+        out.nativeBytes.push(performance.now() - t);
+        t = performance.now();
+        lib.parseJsonBytes(body);
+        out.bytes.push(performance.now() - t);
         t = performance.now();
         JSON.stringify(native);
         out.nativeStringify.push(performance.now() - t);
@@ -73,6 +83,7 @@ try {
     `${label.padEnd(24)} ours ${rate(ours).toFixed(0).padStart(5)} MB/s   native ${rate(native).toFixed(0).padStart(5)} MB/s   ratio ${(median(native) / median(ours)).toFixed(2)}x`;
   console.log(`Chromium ${browser.context.browser()?.version() ?? ''}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds`);
   console.log(line('parseJson vs JSON.parse', times.parse, times.nativeParse));
+  console.log(line('parseJsonBytes vs decode+', times.bytes, times.nativeBytes));
   console.log(line('stringifyJson vs native', times.stringify, times.nativeStringify));
 } finally {
   await browser.close();
