@@ -40,8 +40,7 @@ export function quoteIntegerCandidateBytes(bytes: Uint8Array): Uint8Array {
         out.set(bytes.subarray(copied, tokenStart), written);
         written += tokenStart - copied;
         out[written++] = QUOTE;
-        out.set(bytes.subarray(tokenStart, end), written);
-        written += end - tokenStart;
+        for (let i = tokenStart; i < end; i++) out[written++] = bytes[i]!;
         out[written++] = QUOTE;
         copied = end;
       }
