@@ -1,3 +1,5 @@
+import { isDigit, isWhitespace } from './integer-token.js';
+
 /** Where JSON text stops being valid, and why. */
 export interface JsonErrorSite {
   /** Character offset of the first character that cannot continue valid JSON (or the length, at an early end). */
@@ -156,11 +158,8 @@ function literal(text: string, start: number): number | JsonErrorSite {
 
 function skipWhitespace(text: string, from: number): number {
   let i = from;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
-    i++;
-  }
+  while (isWhitespace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 function unexpected(text: string, at: number, expected: string): JsonErrorSite {
@@ -179,10 +178,6 @@ function show(text: string, at: number): string {
 
 function codePoint(c: number): string {
   return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
 }
 
 function isHexDigit(c: number): boolean {

@@ -1,4 +1,4 @@
-import { MIN_UNSAFE_DIGITS, isDigit, isUnsafeDigitRun, valueTokenStart } from './integer-token.js';
+import { MIN_UNSAFE_DIGITS, isDigit, unsafeIntegerTokenStart } from './integer-token.js';
 
 const BACKSLASH = 92;
 
@@ -17,7 +17,7 @@ const BACKSLASH = 92;
  * backslashes before them), so digits inside strings are never touched. Only the stretches
  * between strings are scanned, and only those of 16 characters or more can hold a candidate.
  *
- * Invalid text stays invalid: a token is quoted only where `valueTokenStart` allows. At a value
+ * Invalid text stays invalid: a token is quoted only where `unsafeIntegerTokenStart` allows. At a value
  * position a string is valid exactly where a number is; at a key position the quoted token is
  * not followed by `:`; and a quote inserted inside a string (only possible when the scan lost
  * track because the text is broken) ends that string right before a digit, which is never
@@ -34,15 +34,13 @@ export function prepareJsonText(text: string): string {
     if (to - from >= MIN_UNSAFE_DIGITS) {
       for (let start = from; start < to; start++) {
         const c = text.charCodeAt(start);
-        if (c < 49 || c > 57) continue; // a token of interest starts with 1-9
+        if (!isDigit(c)) continue;
         let end = start + 1;
         while (end < to && isDigit(text.charCodeAt(end))) end++;
-        if (end - start >= MIN_UNSAFE_DIGITS && isUnsafeDigitRun(text, start, end)) {
-          const tokenStart = valueTokenStart(text, start, end);
-          if (tokenStart >= 0) {
-            out += text.slice(copied, tokenStart) + '"' + text.slice(tokenStart, end) + '"';
-            copied = end;
-          }
+        const tokenStart = unsafeIntegerTokenStart(text, start, end);
+        if (tokenStart >= 0) {
+          out += text.slice(copied, tokenStart) + '"' + text.slice(tokenStart, end) + '"';
+          copied = end;
         }
         start = end;
       }

@@ -1,6 +1,4 @@
-/** Digits of `Number.MAX_SAFE_INTEGER` as bytes: a 16-digit integer above these is unsafe. */
-const MAX_SAFE_DIGITS = [57, 48, 48, 55, 49, 57, 57, 50, 53, 52, 55, 52, 48, 57, 57, 49];
-const MIN_UNSAFE_DIGITS = 16;
+import { MAX_SAFE_DIGITS, MIN_UNSAFE_DIGITS, isDigit, isWhitespace } from './integer-token.js';
 
 const QUOTE = 34;
 const MINUS = 45;
@@ -32,18 +30,16 @@ export function quoteIntegerCandidateBytes(bytes: Uint8Array): Uint8Array {
     while (start > 0 && isDigit(bytes[start - 1]!)) start--;
     let end = probe + 1;
     while (end < length && isDigit(bytes[end]!)) end++;
-    if (end - start >= MIN_UNSAFE_DIGITS && bytes[start] !== 48 /* 0 */ && isUnsafeDigitRun(bytes, start, end)) {
-      const tokenStart = valueTokenStart(bytes, start, end);
-      if (tokenStart >= 0) {
-        // At most one token per 17 bytes (16 digits and a separator), so an eighth more room is enough.
-        out ??= new Uint8Array(length + (length >> 3) + 2);
-        out.set(bytes.subarray(copied, tokenStart), written);
-        written += tokenStart - copied;
-        out[written++] = QUOTE;
-        for (let i = tokenStart; i < end; i++) out[written++] = bytes[i]!;
-        out[written++] = QUOTE;
-        copied = end;
-      }
+    const tokenStart = unsafeIntegerTokenStart(bytes, start, end);
+    if (tokenStart >= 0) {
+      // At most one token per 17 bytes (16 digits and a separator), so an eighth more room is enough.
+      out ??= new Uint8Array(length + (length >> 3) + 2);
+      out.set(bytes.subarray(copied, tokenStart), written);
+      written += tokenStart - copied;
+      out[written++] = QUOTE;
+      for (let i = tokenStart; i < end; i++) out[written++] = bytes[i]!;
+      out[written++] = QUOTE;
+      copied = end;
     }
     probe = end + MIN_UNSAFE_DIGITS;
   }
@@ -52,18 +48,9 @@ export function quoteIntegerCandidateBytes(bytes: Uint8Array): Uint8Array {
   return out.subarray(0, written + length - copied);
 }
 
-function isUnsafeDigitRun(bytes: Uint8Array, start: number, end: number): boolean {
-  const digits = end - start;
-  if (digits !== MIN_UNSAFE_DIGITS) return digits > MIN_UNSAFE_DIGITS;
-  for (let i = 0; i < MIN_UNSAFE_DIGITS; i++) {
-    const difference = bytes[start + i]! - MAX_SAFE_DIGITS[i]!;
-    if (difference !== 0) return difference > 0;
-  }
-  return false;
-}
-
-/** Byte twin of `valueTokenStart` in `integer-token.ts`: the token's first byte, or -1. */
-function valueTokenStart(bytes: Uint8Array, start: number, end: number): number {
+/** Byte twin of `unsafeIntegerTokenStart` in `integer-token.ts`: the token's first byte, or -1. */
+function unsafeIntegerTokenStart(bytes: Uint8Array, start: number, end: number): number {
+  if (bytes[start] === 48 /* 0 */ || !isUnsafeDigitRun(bytes, start, end)) return -1;
   const tokenStart = start > 0 && bytes[start - 1] === MINUS ? start - 1 : start;
   if (tokenStart > 0) {
     const before = bytes[tokenStart - 1]!;
@@ -76,10 +63,12 @@ function valueTokenStart(bytes: Uint8Array, start: number, end: number): number 
   return next === 44 /* , */ || next === 93 /* ] */ || next === 125 /* } */ ? tokenStart : -1;
 }
 
-function isWhitespace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
+function isUnsafeDigitRun(bytes: Uint8Array, start: number, end: number): boolean {
+  const digits = end - start;
+  if (digits !== MIN_UNSAFE_DIGITS) return digits > MIN_UNSAFE_DIGITS;
+  for (let i = 0; i < MIN_UNSAFE_DIGITS; i++) {
+    const difference = bytes[start + i]! - MAX_SAFE_DIGITS.charCodeAt(i);
+    if (difference !== 0) return difference > 0;
+  }
+  return false;
 }

@@ -1,12 +1,12 @@
-import { MIN_UNSAFE_DIGITS, isDigit, isUnsafeDigitRun, valueTokenStart } from './integer-token.js';
+import { MIN_UNSAFE_DIGITS, isDigit, unsafeIntegerTokenStart } from './integer-token.js';
 
 /**
  * Quotes every digit run that looks like an unsafe integer value by its neighbours alone, without
  * tracking where strings are: the fast first try of {@link parseJson}.
  *
- * A run qualifies when it has 16 or more digits, starts with 1-9, exceeds
- * `Number.MAX_SAFE_INTEGER`, and passes `valueTokenStart` (after `[`, `,`, `:`, whitespace or
- * the start; before `,`, `]`, `}` or the end). It becomes a string token with its sign:
+ * A run qualifies when `unsafeIntegerTokenStart` accepts it: no leading zero, above
+ * `Number.MAX_SAFE_INTEGER`, after `[`, `,`, `:`, whitespace or the start, and before `,`, `]`,
+ * `}` or the end. It becomes a string token with its sign:
  * `{"id":123456789012345678901}` becomes `{"id":"123456789012345678901"}`.
  *
  * Why that is exact even though strings are not tracked:
@@ -37,12 +37,10 @@ export function quoteIntegerCandidates(text: string): string {
     while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
     let end = probe + 1;
     while (end < length && isDigit(text.charCodeAt(end))) end++;
-    if (end - start >= MIN_UNSAFE_DIGITS && text.charCodeAt(start) !== 48 /* 0 */ && isUnsafeDigitRun(text, start, end)) {
-      const tokenStart = valueTokenStart(text, start, end);
-      if (tokenStart >= 0) {
-        out += text.slice(copied, tokenStart) + '"' + text.slice(tokenStart, end) + '"';
-        copied = end;
-      }
+    const tokenStart = unsafeIntegerTokenStart(text, start, end);
+    if (tokenStart >= 0) {
+      out += text.slice(copied, tokenStart) + '"' + text.slice(tokenStart, end) + '"';
+      copied = end;
     }
     // The character at `end` is not a digit, so the next run starts after it.
     probe = end + MIN_UNSAFE_DIGITS;
