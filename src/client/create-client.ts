@@ -43,7 +43,7 @@ export function createClient(options: ClientOptions): Client {
     getToken,
     fetch: resolved.fetch,
   });
-  const request = createRequester(transport, resolved, getToken);
+  const request = createRequester(transport, resolved);
   const forms = createPathForms();
   const { list, pages } = createListEndpoints(request, forms);
 

@@ -47,7 +47,7 @@ export type Requester = (spec: RequestSpec, policy: RequestPolicy, call?: CallOp
  * step. Every failure is typed (see `errorForResponse`, `createTransport`); a body that is not
  * JSON is a `JsonParseError` naming method and path, retried like a dropped connection.
  */
-export function createRequester(transport: Transport, options: ResolvedClientOptions, getToken: () => string): Requester {
+export function createRequester(transport: Transport, options: ResolvedClientOptions): Requester {
   const backoff = { baseDelayMs: options.retry.baseDelayMs, maxDelayMs: options.retry.maxDelayMs, random: options.random };
   const sleep = options.sleep ?? abortableSleep;
 
@@ -64,11 +64,11 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
 
     return retry(async () => {
       const raw = await transport.send(spec, { signal: call.signal, timeoutMs });
-      if (raw.status < 200 || raw.status > 299) throw errorForResponse(raw, getToken(), Date.now());
+      if (raw.status < 200 || raw.status > 299) throw errorForResponse(raw, raw.sentToken, Date.now());
       const date = raw.headers.get('date');
       const parsedDate = date === null ? Number.NaN : Date.parse(date);
       return {
-        value: policy.ignoreBody ? undefined : readJson(raw.body, raw.request, policy.allowEmpty === true, getToken()),
+        value: policy.ignoreBody ? undefined : readJson(raw.body, raw.request, policy.allowEmpty === true, raw.sentToken),
         bytes: raw.body.byteLength,
         serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
         request: raw.request,

@@ -29,6 +29,11 @@ export interface RawResponse {
   body: Uint8Array;
   /** Method and path of the request, for messages. */
   request: RequestInfo;
+  /**
+   * The token this request carried, only to redact it from what the response echoes: after a
+   * `setToken` during the request, the current token is not the one to look for.
+   */
+  sentToken: string;
 }
 
 /** Sends single tries; never retries, never looks at the status. */
@@ -103,7 +108,7 @@ export function createTransport(config: TransportConfig): Transport {
           ...(spec.body === undefined ? {} : { body: spec.body }),
         });
         const body = new Uint8Array(await response.arrayBuffer());
-        return { status: response.status, headers: response.headers, body, request };
+        return { status: response.status, headers: response.headers, body, request, sentToken: token };
       } catch (error) {
         if (outer?.aborted) throw outer.reason;
         if (timedOut) {

@@ -75,6 +75,21 @@ describe('the API token', () => {
     expect(String(error.body)).toContain('"error":"nope"');
   });
 
+  it('is redacted from a body answered after setToken: the token the request carried is the one looked for', async () => {
+    let answer: (() => void) | undefined;
+    server.handle((r, res) => {
+      answer = () => send(res, 401, JSON.stringify({ error: 'revoked', echo: r.headers.authorization }));
+    });
+    const { client } = clientFor(server.baseUrl, { retry: { limit: 1 } });
+    const call = client.list('warehouses').catch((e: unknown) => e);
+    while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    client.setToken('a-new-token-0123456789');
+    answer();
+    const error = await call;
+    expect((error as Error).name).toBe('AuthError');
+    expectNoToken(error);
+  });
+
   it('never appears in the ValidationError of a bad replacement token', () => {
     const { client } = clientFor(server.baseUrl);
     const error = (() => {
