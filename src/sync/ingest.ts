@@ -4,6 +4,7 @@ import { ValidationError } from '../errors/index.js';
 import { parseRecord } from '../schema/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables, type ApplyResult } from './apply-records.js';
+import { idOfRaw } from './quarantine.js';
 
 /** What {@link ingestRecords} did. */
 export interface IngestReport extends ApplyResult {
@@ -29,17 +30,11 @@ export async function ingestRecords(
   records.forEach((raw, index) => {
     const parsed = parseRecord(collection, raw);
     if (parsed.ok) good.push(parsed.record as StoredRecord);
-    else bad.push({ collection, id: idOf(raw), record: raw, issues: parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), at: now() });
+    else bad.push({ collection, id: idOfRaw(raw), record: raw, issues: parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), at: now() });
   });
   return db.transaction('rw', [...applyTables(db, collection), db._sync_quarantine], async () => {
     const applied = await applyServerRecords(db, collection, good);
     if (bad.length > 0) await db._sync_quarantine.bulkAdd(bad);
     return { ...applied, quarantined: bad.length };
   });
-}
-
-function idOf(raw: unknown): string | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const id = (raw as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
 }

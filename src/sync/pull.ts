@@ -1,8 +1,9 @@
 import type { MirrorDb } from '../db/mirror-db.js';
-import type { CheckpointRow, QuarantineRow, TraversalCursor } from '../db/sync-rows.js';
+import type { CheckpointRow, TraversalCursor } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
+import { quarantineRows } from './quarantine.js';
 import type { PageLike, SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -81,7 +82,7 @@ export function createPuller(options: PullerOptions): Puller {
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.
           const applied = await applyServerRecords(db, collection, page, { contiguous: versionStart === 0 });
-          if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page, now()));
+          if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page.rejected, now()));
           const next: TraversalCursor = {
             versionStart,
             idStart: page.cursor ?? base.idStart,
@@ -139,20 +140,4 @@ export function traversalStart(page: PageLike, previousCheckpoint: number, elaps
   let maxV = previousCheckpoint;
   for (const record of page) if (record._v > maxV) maxV = record._v;
   return maxV;
-}
-
-function quarantineRows(collection: CollectionName, page: PageLike, at: number): QuarantineRow[] {
-  return page.rejected.map((r) => ({
-    collection,
-    id: idOf(r.raw),
-    record: r.raw,
-    issues: r.issues,
-    at,
-  }));
-}
-
-function idOf(raw: unknown): string | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const id = (raw as { id?: unknown }).id;
-  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
 }

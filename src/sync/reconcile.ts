@@ -5,6 +5,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
 import { traversalStart } from './pull.js';
+import { idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -15,6 +16,8 @@ export interface ReconcileReport {
   repaired: number;
   /** Local records the server no longer has (removed from the mirror). */
   vanished: number;
+  /** Server records the read schema refused: quarantined, and their local copies kept. */
+  quarantined: number;
   /** Records compared. */
   seen: number;
 }
@@ -34,7 +37,8 @@ export interface ReconcileOptions {
  * A full id traversal of one collection (no version filter) compared with the mirror, side by
  * side in id order: server records missing locally or newer than the local copy are applied
  * (a delta that missed them, or a checkpoint lost), local records the server no longer lists
- * are removed, except records with a pending local edit. What the user sees stays in place
+ * are removed, except records with a pending local edit. Server records the read schema refuses
+ * are quarantined, as a pull does, and never count as vanished. What the user sees stays in place
  * during the sweep: nothing is cleared first.
  *
  * The local ids are read once at the start and sorted numerically (a few tens of MB for a
@@ -44,18 +48,23 @@ export interface ReconcileOptions {
 export async function reconcileCollection(collection: CollectionName, options: ReconcileOptions): Promise<ReconcileReport> {
   const { db, client } = options;
   const now = options.now ?? Date.now;
-  const report: ReconcileReport = { collection, repaired: 0, vanished: 0, seen: 0 };
+  const report: ReconcileReport = { collection, repaired: 0, vanished: 0, quarantined: 0, seen: 0 };
   const localIds = (await db.table<StoredRecord, string>(collection).toCollection().primaryKeys()).sort(compareIds);
   const pending = new Set((await db._sync_outbox.where('collection').equals(collection).toArray()).map((e) => e.id));
   let next = 0;
   let maxV = 0;
   let startedAt: number | undefined;
   const requestedAt = now();
-  const tables = applyTables(db, collection);
+  const tables = [...applyTables(db, collection), db._sync_quarantine];
 
   await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: options.pageLimit ?? 400 }, options.signal, async (page) => {
     startedAt ??= traversalStart(page, 0, now() - requestedAt);
+    // A record the read schema refused is still on the server: it is quarantined, not deleted.
     const serverIds = new Set(page.map((r) => r.id));
+    for (const rejected of page.rejected) {
+      const id = idOfRaw(rejected.raw);
+      if (id !== undefined) serverIds.add(id);
+    }
     const upTo = page.cursor;
     const vanished: string[] = [];
     // Local ids up to this page's last id that the page does not list are gone from the server.
@@ -71,8 +80,10 @@ export async function reconcileCollection(collection: CollectionName, options: R
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);
       if (vanished.length > 0) await db.table(collection).bulkDelete(vanished);
+      if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page.rejected, now()));
     });
     report.vanished += vanished.length;
+    report.quarantined += page.rejected.length;
     report.seen += page.length;
     options.onPage?.(report.seen);
   });

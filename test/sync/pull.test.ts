@@ -4,6 +4,7 @@ import { createClient } from '../../src/client/index.js';
 import { MirrorDb } from '../../src/db/mirror-db.js';
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { createPuller } from '../../src/sync/pull.js';
+import { reconcileCollection } from '../../src/sync/reconcile.js';
 import type { PageLike, SyncClient, TraversalQuery } from '../../src/sync/sync-client.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import { expectConverged } from '../mirror/convergence.js';
@@ -171,5 +172,21 @@ describe('createPuller', () => {
     // A delta reads what changed, not the whole tenant again.
     const received = sim.requests.recent().slice(before).length;
     expect(received).toBeLessThan(COLLECTIONS.length * 3);
+  });
+});
+
+describe('reconcileCollection', () => {
+  it('quarantines a server record the read schema refuses and keeps its local copy, instead of taking it for vanished', async () => {
+    const { sim, client, db } = await setup();
+    await createPuller({ db, client }).pull('employees');
+    const victim = sim.store.list('employees')[1]!;
+    sim.store.collection('employees').put({ ...victim, _v: 'not a version' } as never);
+    const report = await reconcileCollection('employees', { db, client, pageLimit: 3 });
+    expect(report).toMatchObject({ vanished: 0, quarantined: 1 });
+    expect(await db.employees.get(String(victim.id))).toBeDefined();
+    const quarantine = await db._sync_quarantine.toArray();
+    expect(quarantine).toHaveLength(1);
+    expect(quarantine[0]).toMatchObject({ collection: 'employees', id: String(victim.id) });
+    expect(await db.employees.count()).toBe(sim.store.count('employees'));
   });
 });
