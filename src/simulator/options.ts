@@ -84,7 +84,8 @@ export function resolveFaults(faults: FaultOptions = {}): Required<FaultOptions>
   const issues: ValidationIssue[] = [];
   const out = { ...NO_FAULTS };
   for (const [key, value] of Object.entries(faults) as [keyof FaultOptions, unknown][]) {
-    if (!(key in NO_FAULTS)) issues.push({ path: ['faults', key], message: 'unknown fault knob' });
+    // Own keys only: `in` would take inherited names (`toString`, `constructor`) for knobs.
+    if (!Object.hasOwn(NO_FAULTS, key)) issues.push({ path: ['faults', key], message: 'unknown fault knob' });
     else if (value === undefined) continue;
     else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) issues.push({ path: ['faults', key], message: `expected a number >= 0, got ${String(value)}` });
     else if (key.endsWith('Rate') && value > 1) issues.push({ path: ['faults', key], message: `a rate is a share of requests in 0..1, got ${value}` });

@@ -52,6 +52,16 @@ describe('createSimulator', () => {
     await expect(createSimulator({ clock: { start: 5 } })).rejects.toThrow(/clock/);
   });
 
+  it('refuses fault knobs named like Object.prototype members as unknown', async () => {
+    for (const key of ['toString', 'constructor', 'hasOwnProperty']) {
+      const error = await createSimulator({ faults: { [key]: 0.5 } as never }).catch((e: unknown) => e);
+      expect(isValidationError(error), key).toBe(true);
+      expect((error as { issues: { path: unknown[]; message: string }[] }).issues).toEqual([{ path: ['faults', key], message: 'unknown fault knob' }]);
+    }
+    expect(() => sim.setFaults({ toString: 0.5 } as never)).toThrow(/faults\.toString: unknown fault knob/);
+    expect(Object.hasOwn(sim.faults, 'toString')).toBe(false);
+  });
+
   it('validates switches and fault knobs changed at run time', () => {
     expect(() => sim.setOptions({ postResponse: 'xml' as never })).toThrow(/postResponse/);
     expect(() => sim.setFaults({ dropRate: -1 })).toThrow(/dropRate/);
