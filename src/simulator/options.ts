@@ -2,7 +2,7 @@
  * Options of {@link createSimulator}, their defaults (one object) and their validation (once, at
  * creation: a bad option is a ValidationError naming it).
  */
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { ValidationError, formatIssues, type ValidationIssue } from '../errors/index.js';
 import type { ActivityOptions } from './store/activity.js';
 import type { FaultOptions } from './http/faults.js';
 import { Rng } from './rng.js';
@@ -91,7 +91,7 @@ export function resolveFaults(faults: FaultOptions = {}): Required<FaultOptions>
     else if (key.endsWith('Rate') && value > 1) issues.push({ path: ['faults', key], message: `a rate is a share of requests in 0..1, got ${value}` });
     else out[key] = value;
   }
-  if (issues.length > 0) throw new ValidationError(`simulator faults: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator faults: ${formatIssues(issues, issues.length)}`, { issues });
   return out;
 }
 
@@ -115,7 +115,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   if (!Number.isSafeInteger(clockStart) || clockStart < Date.UTC(2018, 8, 1)) issues.push({ path: ['clock', 'start'], message: `expected a time in ms after 2018-09-01, got ${String(clockStart)}` });
   const logSize = opts.logSize ?? d.logSize;
   if (!Number.isInteger(logSize) || logSize < 1) issues.push({ path: ['logSize'], message: `expected a whole number >= 1, got ${String(logSize)}` });
-  if (issues.length > 0) throw new ValidationError(`simulator options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues, issues.length)}`, { issues });
   return {
     port,
     host,

@@ -2,7 +2,7 @@
  * The gap switches: where the spec is silent the simulator picks one behaviour, and each switch
  * selects the other, so clients can be tested against both.
  */
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { ValidationError, formatIssues, type ValidationIssue } from '../errors/index.js';
 
 /** The switches, all optional. */
 export interface SwitchOptions {
@@ -79,6 +79,6 @@ export function applySwitches(current: Switches, changes: SwitchOptions): Switch
     if (Number.isSafeInteger(changes.ordersMaxBytes) && changes.ordersMaxBytes >= 2) next.ordersMaxBytes = changes.ordersMaxBytes;
     else issues.push({ path: ['ordersMaxBytes'], message: `expected a whole number of bytes >= 2, got ${String(changes.ordersMaxBytes)}` });
   }
-  if (issues.length > 0) throw new ValidationError(`simulator options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues, issues.length)}`, { issues });
   return next;
 }

@@ -6,7 +6,7 @@
  * Id 0 or missing creates with a generated id, an unknown id creates with that id, a known id
  * replaces the record (full upsert). The answer follows the `postResponse` switch.
  */
-import type { ValidationIssue } from '../../../errors/index.js';
+import { formatIssues, type ValidationIssue } from '../../../errors/index.js';
 import type { CollectionName } from '../../../schema/collections.js';
 import { prepareWrite, type PreparedWrite } from '../../store/prepare-write.js';
 import type { Handler } from '../handler.js';
@@ -32,7 +32,7 @@ export function postHandler(collection: CollectionName): Handler {
     if (failures.length > 0) {
       const first = failures
         .slice(0, 3)
-        .map((f) => `record ${f.index}: ${f.issues.map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`).join('; ')}`)
+        .map((f) => `record ${f.index}: ${formatIssues(f.issues, f.issues.length)}`)
         .join(' | ');
       return errorReply(400, 'validation', `POST ${collection}: ${failures.length} of ${items.length} record(s) invalid, nothing was written. ${first}`, { records: failures });
     }
