@@ -2,27 +2,15 @@
  * The spec's pagination: `limit` 1..400 (orders: default 250, up to 2000), `id_start` (a string id;
  * 0 = from the start), `direction` (`backward` by default for orders, transactions and shifts,
  * `forward` otherwise: the simulator's choice where the spec is silent), `version_start`
- * (`_v` >= value). A page starts with a binary search on the sorted ids and then walks, so a full
- * traversal is O(n); with `version_start` the walk skips non-matching records until `limit` match.
+ * (`_v` >= value); limits and default directions are read from the schema layer's `COLLECTION_INFO`.
+ * A page starts with a binary search on the sorted ids and then walks, so a full traversal is O(n);
+ * with `version_start` the walk skips non-matching records until `limit` match.
  */
+import { COLLECTION_INFO } from '../../schema/collection-info.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { CollectionStore } from '../collection-store.js';
 import type { SimRecord } from '../record.js';
 import { errorReply, type Reply } from './respond.js';
-
-/** Page limits of one collection. */
-export interface PageLimits {
-  defaultLimit: number;
-  maxLimit: number;
-}
-
-/** The spec's general limits, and the orders list's own (default 250, max 2000). */
-export function pageLimits(collection: CollectionName): PageLimits {
-  return collection === 'orders' ? { defaultLimit: 250, maxLimit: 2000 } : { defaultLimit: 100, maxLimit: 400 };
-}
-
-/** Collections listed newest first by default (spec: orders, transactions, shifts). */
-export const BACKWARD_BY_DEFAULT: ReadonlySet<CollectionName> = new Set(['orders', 'transactions', 'shifts']);
 
 /** A parsed page request. */
 export interface PageQuery {
@@ -38,7 +26,7 @@ const MAX_ID = (1n << 64n) - 1n;
 
 /** Reads the query string; out-of-range or malformed values get a 400 naming the parameter. */
 export function parsePageQuery(collection: CollectionName, params: URLSearchParams): PageQuery | Reply {
-  const { defaultLimit, maxLimit } = pageLimits(collection);
+  const { defaultLimit, maxLimit, defaultDirection } = COLLECTION_INFO[collection];
   const rawLimit = params.get('limit');
   let limit = defaultLimit;
   if (rawLimit !== null) {
@@ -57,7 +45,7 @@ export function parsePageQuery(collection: CollectionName, params: URLSearchPara
     idStart = value;
   }
   const rawDirection = params.get('direction');
-  const direction = rawDirection ?? (BACKWARD_BY_DEFAULT.has(collection) ? 'backward' : 'forward');
+  const direction = rawDirection ?? defaultDirection;
   if (direction !== 'forward' && direction !== 'backward') {
     return errorReply(400, 'invalid_direction', `direction must be "forward" or "backward", got ${JSON.stringify(direction.slice(0, 40))}`);
   }
