@@ -81,7 +81,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
         collections: [...collections],
       };
       for (const collection of collections) report.pulls.push(await puller.pull(collection, signal));
-      if (!only && options.categories) report.categories = await pullCategories(db, client, signal);
+      if (!only && options.categories) report.categories = await pullCategories(db, client, signal, now);
       report.push = await pushAndReadBack(collections, signal, report);
       await reconcileDue(collections, signal, report);
       report.finishedAt = now();

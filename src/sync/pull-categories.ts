@@ -1,20 +1,26 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { StoredRecord } from '../db/sync-rows.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
+import { idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 
 /**
  * Categories come as one tree (no pagination, no version filter), so every pull reads the whole
  * tree: it is flattened into `db.categories` (each node keeps `id_category_parent`, `children` is
  * dropped), nodes newer than the local copy are written, and local nodes the tree no longer has
- * are removed. `categoryTree()` in the query helpers rebuilds the tree.
+ * are removed. `categoryTree()` in the query helpers rebuilds the tree. A root the read schema
+ * refuses (one bad node refuses its whole branch) is quarantined, and its nodes are kept as they
+ * are locally: a branch the server still sends is not gone.
  */
-export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: AbortSignal): Promise<number> {
+export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: AbortSignal, now: () => number = Date.now): Promise<number> {
   const roots = await client.categories(signal ? { signal } : {});
   const flat = flattenCategories(roots as StoredRecord[]);
   const keep = new Set(flat.map((c) => c.id));
-  await db.transaction('rw', applyTables(db, 'categories'), async () => {
+  const rejected = roots.rejected ?? [];
+  for (const { raw } of rejected) addBranchIds(raw, keep);
+  await db.transaction('rw', [...applyTables(db, 'categories'), db._sync_quarantine], async () => {
     await applyServerRecords(db, 'categories', flat);
+    if (rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows('categories', rejected, now()));
     const gone = (await db.categories.toCollection().primaryKeys()).filter((id) => !keep.has(id));
     if (gone.length > 0) await db.categories.bulkDelete(gone);
   });
@@ -31,4 +37,12 @@ export function flattenCategories(roots: readonly StoredRecord[], parent = '0'):
     if (Array.isArray(children) && children.length > 0) out.push(...flattenCategories(children as StoredRecord[], rest.id));
   }
   return out;
+}
+
+/** Adds the id of a node as received, and of every node below it, to `ids`. */
+function addBranchIds(raw: unknown, ids: Set<string>): void {
+  const id = idOfRaw(raw);
+  if (id !== undefined) ids.add(id);
+  const children = typeof raw === 'object' && raw !== null ? (raw as { children?: unknown }).children : undefined;
+  if (Array.isArray(children)) for (const child of children) addBranchIds(child, ids);
 }

@@ -34,8 +34,10 @@ export interface TraversalQuery {
 export interface SyncClient {
   pages(collection: CollectionName, query: TraversalQuery): AsyncIterable<PageLike>;
   list(collection: CollectionName, query: TraversalQuery): Promise<PageLike>;
-  categories(options?: { signal?: AbortSignal }): Promise<unknown[]>;
-  latestOrders(idCashRegister: Id, query?: { idPayment?: number; signal?: AbortSignal }): Promise<StoredRecord[]>;
+  /** The category tree; `rejected` holds the roots the read schema refused. */
+  categories(options?: { signal?: AbortSignal }): Promise<unknown[] & { rejected?: RejectedLike[] }>;
+  /** The latest orders of a register; `rejected` holds the orders the read schema refused. */
+  latestOrders(idCashRegister: Id, query?: { idPayment?: number; signal?: AbortSignal }): Promise<StoredRecord[] & { rejected?: RejectedLike[] }>;
   save(
     collection: CollectionName,
     body: Record<string, unknown> | readonly Record<string, unknown>[],
