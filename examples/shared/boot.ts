@@ -11,11 +11,10 @@ import { replace } from './dom.js';
 import { createMirror, type CollectionName, type Mirror } from './library.js';
 import { createTokenGate, type GatedClient } from './token-gate.js';
 
-/** A started example app: its mirror, the client behind it, and where it connects. */
+/** A started example app: its mirror and the client behind it. */
 export interface BootedApp {
   mirror: Mirror;
   client: GatedClient;
-  connection: Connection;
 }
 
 /** Options of {@link bootMirror}. */
@@ -51,7 +50,7 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
   let token = served && connection && served.baseUrl === connection.baseUrl ? served.token : undefined;
 
   if (!connection) {
-    const typed = await askForConnection(options.connectEl, undefined, 'Connect to your point-of-sale cloud.');
+    const typed = await askForConnection(options.connectEl, 'Connect to your point-of-sale cloud.');
     connection = { baseUrl: typed.baseUrl, tenant: undefined };
     token = typed.token;
   }
@@ -78,27 +77,20 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     started = true;
     await mirror.start();
   };
+  /** Shows the form that asks for a token for this base URL, saying why. */
+  const askForToken = (reason: string) =>
+    renderConnectForm(options.connectEl, { baseUrl: base, reason, onConnect: (_url, value) => void connect(value) });
   // A refused token (mistyped, or replaced on the service): sync waits, the form asks for another.
   mirror.status.subscribe((s) => {
     if (s.phase !== 'auth-error' || asking) return;
     asking = true;
-    renderConnectForm(options.connectEl, {
-      baseUrl: base,
-      reason: 'The service refused the API token. Enter a valid one to sync.',
-      onConnect: (_url, value) => void connect(value),
-    });
+    askForToken('The service refused the API token. Enter a valid one to sync.');
   });
-
-  pushEditsOfOtherTabs(mirror, client);
 
   if (token !== undefined) {
     await connect(token);
   } else {
-    renderConnectForm(options.connectEl, {
-      baseUrl: base,
-      reason: 'Showing the data on this device. Enter the API token to sync again.',
-      onConnect: (_url, value) => void connect(value),
-    });
+    askForToken('Showing the data on this device. Enter the API token to sync again.');
     // The dev servers hand out the token; ask them again whenever the network may be back.
     const retry = async () => {
       if (client.hasToken || !navigator.onLine) return;
@@ -111,27 +103,12 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
       else void retry();
     }, 3_000);
   }
-  return { mirror, client, connection };
+  return { mirror, client };
 }
 
-function askForConnection(el: HTMLElement, baseUrl: string | undefined, reason: string): Promise<ConnectionWithToken> {
+/** Asks for base URL and token in the connect form. */
+function askForConnection(el: HTMLElement, reason: string): Promise<ConnectionWithToken> {
   return new Promise((resolve) => {
-    renderConnectForm(el, { baseUrl, reason, onConnect: (url, token) => resolve({ baseUrl: url, token, tenant: undefined }) });
-  });
-}
-
-/**
- * An edit made in a tab that does not sync lands in the shared outbox; the syncing tab notices
- * it through a live query and pushes at once, instead of at its next poll.
- */
-function pushEditsOfOtherTabs(mirror: Mirror, client: GatedClient): void {
-  let pending = 0;
-  mirror.live(() => mirror.db._sync_outbox.where('state').equals('pending').count()).subscribe({
-    next: (count) => {
-      const grew = count > pending;
-      pending = count;
-      if (grew && client.hasToken && navigator.onLine && mirror.status.value.leader) void mirror.syncNow().catch(() => undefined);
-    },
-    error: () => undefined,
+    renderConnectForm(el, { baseUrl: undefined, reason, onConnect: (url, token) => resolve({ baseUrl: url, token, tenant: undefined }) });
   });
 }

@@ -1,3 +1,4 @@
+import { absoluteBaseUrl } from './connection.js';
 import { h, replace } from './dom.js';
 
 /** What the connect form asks for. */
@@ -27,7 +28,7 @@ export function renderConnectForm(el: HTMLElement, options: ConnectFormOptions):
         const value = token.value.trim();
         if (!url || !value) return;
         replace(el);
-        options.onConnect(new URL(url, location.href).href.replace(/\/+$/, ''), value);
+        options.onConnect(absoluteBaseUrl(url), value);
       },
     },
     h('span', null, options.reason),

@@ -35,7 +35,7 @@ export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWi
     const body = (await response.json()) as { baseUrl?: unknown; token?: unknown; tenant?: unknown };
     if (typeof body.baseUrl !== 'string' || typeof body.token !== 'string') return undefined;
     return {
-      baseUrl: new URL(body.baseUrl, location.href).href.replace(/\/+$/, ''),
+      baseUrl: absoluteBaseUrl(body.baseUrl),
       token: body.token,
       tenant: typeof body.tenant === 'string' ? body.tenant : undefined,
     };
@@ -65,5 +65,10 @@ export function rememberConnection(connection: Connection): void {
 /** The base URL given as `?base=` in the page address, if any. */
 export function baseUrlFromQuery(): string | undefined {
   const base = new URLSearchParams(location.search).get('base');
-  return base ? new URL(base, location.href).href.replace(/\/+$/, '') : undefined;
+  return base ? absoluteBaseUrl(base) : undefined;
+}
+
+/** A base URL as typed or served (maybe relative to the page), made absolute, without trailing slashes. */
+export function absoluteBaseUrl(url: string): string {
+  return new URL(url, location.href).href.replace(/\/+$/, '');
 }
