@@ -19,7 +19,7 @@ export interface CountViewContext {
 }
 
 /** Finds the product a scanned or typed code means: barcode, EAN or SKU, else a unique name match. */
-export async function findProduct(mirror: Mirror, code: string): Promise<StoredRecord | undefined> {
+async function findProduct(mirror: Mirror, code: string): Promise<StoredRecord | undefined> {
   const text = code.trim();
   if (!text) return undefined;
   const exact = await mirror.query.productByCode(text);
@@ -73,7 +73,10 @@ export function countView(el: HTMLElement, ctx: CountViewContext): () => void {
 
   const refresh = async () => {
     try {
-      expected = await refreshExpected(ctx.client, scope, setup.warehouseId, async (id) => !(await waitingCounts(mirror)).has(id));
+      expected = await refreshExpected(ctx.client, scope, setup.warehouseId, async () => {
+        const waitingNow = await waitingCounts(mirror);
+        return (id) => !waitingNow.has(id);
+      });
     } catch {
       // Offline or no token yet: the cached report (if any) stays in use.
     }
@@ -207,7 +210,7 @@ async function waitingCounts(mirror: Mirror): Promise<Set<unknown>> {
 
 async function loadHistory(mirror: Mirror, warehouseId: string): Promise<{ stockup: StoredRecord; waiting: boolean }[]> {
   const [stockups, waitingStockups] = await Promise.all([
-    mirror.db.stockup.filter((s) => s.id_warehouse === warehouseId && typeof s.note === 'string' && s.note.startsWith('Inventory count')).toArray(),
+    mirror.db.stockup.where('id_warehouse').equals(warehouseId).filter((s) => typeof s.note === 'string' && s.note.startsWith('Inventory count')).toArray(),
     waitingCounts(mirror),
   ]);
   const stamp = (s: StoredRecord) => (typeof s.date_stocked === 'number' ? s.date_stocked : 0);

@@ -61,22 +61,27 @@ export function recordBookedCount(scope: string, warehouseId: string, count: Unr
 
 /**
  * Fetches `POST reports/generic/warehouse_status` and caches it on this device (localStorage:
- * product ids and numbers, no token), for counting offline. `onServer` tells which booked counts
- * had fully reached the server before the request: only those are included in the new report.
+ * product ids and numbers, no token), for counting offline. `reachedServer` gives a predicate
+ * telling which booked counts had fully reached the server before the request: only those are
+ * included in the new report. It is called at most once, after the cached counts are read, so a
+ * count booked meanwhile is checked too.
  */
 export async function refreshExpected(
   client: GatedClient,
   scope: string,
   warehouseId: string,
-  onServer: (stockupId: string) => Promise<boolean>,
+  reachedServer: () => Promise<(stockupId: string) => boolean>,
 ): Promise<ExpectedStock> {
   const before = cachedExpected(scope, warehouseId);
   const included = new Set<string>();
-  for (const count of before.unreported) if (await onServer(count.stockupId)) included.add(count.stockupId);
+  if (before.unreported.length > 0) {
+    const onServer = await reachedServer();
+    for (const count of before.unreported) if (onServer(count.stockupId)) included.add(count.stockupId);
+  }
   const report = await client.warehouseStatus({ id_warehouse: warehouseId });
   const quantities: Record<string, number> = {};
   for (const row of report.data) {
-    if (typeof row.id_product === 'string' && typeof row.qty_sum === 'number') quantities[row.id_product] = row.qty_sum;
+    if (typeof row.qty_sum === 'number') quantities[row.id_product] = row.qty_sum;
   }
   // Counts booked while the request ran are read again, so none is lost.
   const latest = cachedExpected(scope, warehouseId);

@@ -4,7 +4,7 @@
  * checkout without a build.
  */
 export { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
-export { createClient } from '../../src/client/index.js';
+export { createClient, type Client } from '../../src/client/index.js';
 export type { SyncStatus, SyncProgress, SyncPhase } from '../../src/mirror/status.js';
 export type { StoredRecord, ConflictRow, OutboxEntry } from '../../src/db/sync-rows.js';
 export type { SyncClient } from '../../src/sync/sync-client.js';

@@ -1,4 +1,4 @@
-import { createClient, PosCloudError, type SyncClient } from './library.js';
+import { createClient, PosCloudError, type Client, type SyncClient } from './library.js';
 
 /** The client an example app hands to `createMirror`: it holds the token once one is known. */
 export type GatedClient = SyncClient & {
@@ -6,10 +6,8 @@ export type GatedClient = SyncClient & {
   /** True once a token was given. */
   readonly hasToken: boolean;
   /** The warehouse stock report (inventory count). */
-  warehouseStatus(body: { id_warehouse: string }, options?: { signal?: AbortSignal }): Promise<{ data: Record<string, unknown>[]; source: string }>;
+  warehouseStatus: Client['warehouseStatus'];
 };
-
-type RealClient = ReturnType<typeof createClient>;
 
 /**
  * A client that exists before its token does. The app opens its mirror at once (local data and
@@ -18,12 +16,15 @@ type RealClient = ReturnType<typeof createClient>;
  * `PosCloudError` saying that no token was given.
  */
 export function createTokenGate(options: { baseUrl: string; userAgent: string }): GatedClient {
-  let client: RealClient | undefined;
+  let client: Client | undefined;
 
-  function real(what: string): RealClient {
+  function real(what: string): Client {
     if (!client) throw new PosCloudError(`${what}: no API token given yet; connect to sync`);
     return client;
   }
+
+  /** The real client seen as the sync engine sees it (its pages are typed per collection; the engine's are not). */
+  const sync = (what: string): SyncClient => real(what) as unknown as SyncClient;
 
   const gate: GatedClient = {
     get hasToken() {
@@ -33,13 +34,12 @@ export function createTokenGate(options: { baseUrl: string; userAgent: string })
       if (client) client.setToken(token);
       else client = createClient({ baseUrl: options.baseUrl, token, userAgent: options.userAgent });
     },
-    pages: (collection, query) => (real(`GET ${collection}`) as unknown as SyncClient).pages(collection, query),
-    list: (collection, query) => (real(`GET ${collection}`) as unknown as SyncClient).list(collection, query),
-    categories: (o) => (real('GET categories') as unknown as SyncClient).categories(o),
-    latestOrders: (id, q) => (real('GET orders/latest') as unknown as SyncClient).latestOrders(id, q),
-    save: (collection, body, o) => (real(`POST ${collection}`) as unknown as SyncClient).save(collection, body, o),
-    warehouseStatus: async (body, o) =>
-      (await real('POST reports/generic/warehouse_status').warehouseStatus(body, o)) as unknown as { data: Record<string, unknown>[]; source: string },
+    pages: (collection, query) => sync(`GET ${collection}`).pages(collection, query),
+    list: (collection, query) => sync(`GET ${collection}`).list(collection, query),
+    categories: (o) => sync('GET categories').categories(o),
+    latestOrders: (id, q) => sync('GET orders/latest').latestOrders(id, q),
+    save: (collection, body, o) => sync(`POST ${collection}`).save(collection, body, o),
+    warehouseStatus: async (body, o) => real('POST reports/generic/warehouse_status').warehouseStatus(body, o),
   };
   return gate;
 }
