@@ -1,5 +1,6 @@
-import { Dexie } from 'dexie';
-import { formatMoney, isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { money } from '../shared/format.js';
+import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { ordersToday } from '../shared/sales.js';
 
 /** One register's line of the live overview. */
 export interface RegisterLine {
@@ -15,24 +16,20 @@ const paid = (o: StoredRecord) => (typeof o.total_paid_tax_incl === 'number' ? o
 /** Today's sales and the latest order of every register, read from the mirror. */
 export async function readOverview(mirror: Mirror, now: number, locale?: string): Promise<RegisterLine[]> {
   const db = mirror.db;
-  const startOfDay = new Date(now);
-  startOfDay.setHours(0, 0, 0, 0);
   const [registers, shops] = await Promise.all([db.cash_registers.toArray(), db.shops.toArray()]);
+  const shopsById = new Map<unknown, StoredRecord>(shops.map((s) => [s.id, s]));
   const lines = await Promise.all(
     registers.filter(isLive).map(async (register) => {
-      const currency = String(shops.find((s) => s.id === register.id_shop)?.currency ?? 'CZK');
+      const shop = shopsById.get(register.id_shop);
+      const currency = typeof shop?.currency === 'string' ? shop.currency : undefined;
       const [latest] = await mirror.query.ordersOfRegister(register.id, { limit: 1 });
-      const today = await db.orders
-        .where('[id_cash_register+date_created]')
-        .between([register.id, startOfDay.getTime()], [register.id, Dexie.maxKey])
-        .filter((o) => isLive(o) && !o.date_canceled)
-        .toArray();
+      const today = await ordersToday(mirror, register.id, now);
       return {
-        name: `${String(shops.find((s) => s.id === register.id_shop)?.name ?? '')} · ${String(register.name ?? register.id)}`,
+        name: `${String(shop?.name ?? '')} · ${String(register.name ?? register.id)}`,
         salesToday: today.length,
-        takingsToday: formatMoney(today.reduce((s, o) => s + paid(o), 0), currency, locale),
+        takingsToday: money(today.reduce((s, o) => s + paid(o), 0), currency, locale),
         lastOrderAt: typeof latest?.date_created === 'number' ? latest.date_created : undefined,
-        lastOrderTotal: latest ? formatMoney(paid(latest), typeof latest.currency === 'string' ? latest.currency : currency, locale) : '',
+        lastOrderTotal: latest ? money(paid(latest), typeof latest.currency === 'string' ? latest.currency : currency, locale) : '',
       };
     }),
   );

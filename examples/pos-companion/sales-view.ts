@@ -1,7 +1,7 @@
-import { Dexie } from 'dexie';
 import { badge, h, replace } from '../shared/dom.js';
 import { money, paymentLabel, when } from '../shared/format.js';
 import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { orderTotal, ordersToday } from '../shared/sales.js';
 
 /** Orders shown per register. */
 const ORDERS_PER_REGISTER = 8;
@@ -9,7 +9,7 @@ const ORDERS_PER_REGISTER = 8;
 const FRESH_MS = 15_000;
 
 /** One register's card: its latest orders and today's takings. */
-export interface RegisterSales {
+interface RegisterSales {
   register: StoredRecord;
   shop: StoredRecord | undefined;
   orders: StoredRecord[];
@@ -17,33 +17,22 @@ export interface RegisterSales {
   todayTotal: number;
 }
 
-/** The amount an order was paid, tax included (money x 1000). */
-export function orderTotal(order: StoredRecord): number {
-  const paid = order.total_paid_tax_incl;
-  return typeof paid === 'number' ? paid : typeof order.total_paid_real === 'number' ? order.total_paid_real : 0;
-}
-
 /** Reads every register's latest orders and today's takings from the local database. */
-export async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterSales[]> {
+async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterSales[]> {
   const db = mirror.db;
   const [registers, shops] = await Promise.all([db.cash_registers.toArray(), db.shops.toArray()]);
-  const startOfDay = new Date(now);
-  startOfDay.setHours(0, 0, 0, 0);
-  const shopName = (r: StoredRecord) => String(shops.find((s) => s.id === r.id_shop)?.name ?? '');
+  const shopsById = new Map<unknown, StoredRecord>(shops.map((s) => [s.id, s]));
+  const shopName = (r: StoredRecord) => String(shopsById.get(r.id_shop)?.name ?? '');
   const live = registers.filter((r) => isLive(r)).sort((a, b) => shopName(a).localeCompare(shopName(b)) || String(a.name).localeCompare(String(b.name)));
   return Promise.all(
     live.map(async (register) => {
       const [orders, today] = await Promise.all([
         mirror.query.ordersOfRegister(register.id, { limit: ORDERS_PER_REGISTER }),
-        db.orders
-          .where('[id_cash_register+date_created]')
-          .between([register.id, startOfDay.getTime()], [register.id, Dexie.maxKey])
-          .filter((o) => isLive(o) && !o.date_canceled)
-          .toArray(),
+        ordersToday(mirror, register.id, now),
       ]);
       return {
         register,
-        shop: shops.find((s) => s.id === register.id_shop),
+        shop: shopsById.get(register.id_shop),
         orders,
         todayCount: today.length,
         todayTotal: today.reduce((sum, o) => sum + orderTotal(o), 0),
