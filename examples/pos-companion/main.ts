@@ -5,7 +5,7 @@
 import '../shared/base.css';
 import './app.css';
 import { bootMirror } from '../shared/boot.js';
-import { replace } from '../shared/dom.js';
+import { badge, replace } from '../shared/dom.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { renderStatus } from '../shared/status-bar.js';
 import { conflictsView } from './conflicts-view.js';
@@ -60,7 +60,7 @@ function showShopName(mirror: Mirror): void {
 
 function showConflictCount(mirror: Mirror): void {
   mirror.status.subscribe((s) => {
-    replace($('conflict-count'), s.conflicts > 0 ? Object.assign(document.createElement('span'), { className: 'badge badge-bad', textContent: String(s.conflicts) }) : '');
+    replace($('conflict-count'), s.conflicts > 0 ? badge(String(s.conflicts), 'bad') : '');
   });
 }
 
