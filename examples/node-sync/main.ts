@@ -5,8 +5,7 @@
  * registers keep selling. See `--help` and README.md.
  */
 import { createSimulator } from '../../src/simulator/index.js';
-import { COLLECTIONS } from '../../src/schema/collections.js';
-import { createMirror, type Mirror } from '../shared/library.js';
+import { COLLECTIONS, createMirror, type Mirror } from '../shared/library.js';
 import { readOptions, USAGE, UsageError, type NodeSyncOptions } from './options.js';
 import { formatOverview, readOverview } from './overview.js';
 import { createProgressBar } from './progress-bar.js';
@@ -89,10 +88,13 @@ async function summary(mirror: Mirror, seconds: number): Promise<string> {
 /** Keeps syncing and prints the latest orders per register every few seconds until Ctrl+C. */
 function liveOverview(mirror: Mirror, intervalSeconds: number, stopAll: () => Promise<void>): Promise<number> {
   return new Promise((done) => {
-    const watchers = new Map<string, () => void>();
+    // Registers already watched; mirror.close() stops every watcher.
+    const watched = new Set<string>();
     const watchRegisters = async () => {
       for (const register of await mirror.db.cash_registers.toArray()) {
-        if (!register._d && !watchers.has(register.id)) watchers.set(register.id, mirror.watchLatestOrders(register.id, { intervalMs: 2_000 }));
+        if (register._d || watched.has(register.id)) continue;
+        mirror.watchLatestOrders(register.id, { intervalMs: 2_000 });
+        watched.add(register.id);
       }
     };
     const print = async () => {
@@ -103,7 +105,6 @@ function liveOverview(mirror: Mirror, intervalSeconds: number, stopAll: () => Pr
     const timer = setInterval(() => void watchRegisters().then(print), intervalSeconds * 1000);
     const stop = async () => {
       clearInterval(timer);
-      for (const unwatch of watchers.values()) unwatch();
       await stopAll();
       done(0);
     };
