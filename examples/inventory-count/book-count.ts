@@ -7,7 +7,7 @@ import type { CountSession } from './count-session.js';
  */
 export const COUNT_STOCK_HISTORY_TYPE = 3;
 /** `stock_type` of a count's rows (a code the spec does not name either; the simulator uses 1). */
-export const COUNT_STOCK_TYPE = 1;
+const COUNT_STOCK_TYPE = 1;
 
 /** Who counted, and the register and shop the count is booked at (the spec requires them). */
 export interface CountContext {

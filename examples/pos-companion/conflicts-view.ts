@@ -8,7 +8,7 @@ const HIDDEN = new Set(['id', 'id_c', '_v', '_t', 'pgx', '_u_dyn', 'date_created
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The fields where the two versions differ, the conflicting ones first. */
-export function differingFields(row: ConflictRow): string[] {
+function differingFields(row: ConflictRow): string[] {
   const local = row.local ?? {};
   const server = row.server ?? {};
   const keys = new Set([...Object.keys(local), ...Object.keys(server)]);
@@ -20,7 +20,7 @@ export function differingFields(row: ConflictRow): string[] {
  * The record a person's per-field choices make: the server's version, with the local value of
  * every field they chose to keep, and the local value of fields only this device changed.
  */
-export function combine(row: ConflictRow, keepLocal: ReadonlySet<string>): StoredRecord {
+function combine(row: ConflictRow, keepLocal: ReadonlySet<string>): StoredRecord {
   const server = row.server as StoredRecord;
   const local = (row.local ?? {}) as Record<string, unknown>;
   const base = (row.base ?? {}) as Record<string, unknown>;

@@ -3,7 +3,7 @@ import { customerName } from '../shared/format.js';
 import { isValidationError, type Mirror, type StoredRecord } from '../shared/library.js';
 
 /** The customer fields the form edits, with their labels. */
-export const CUSTOMER_FIELDS = [
+const CUSTOMER_FIELDS = [
   ['firstname', 'First name'],
   ['lastname', 'Last name'],
   ['company', 'Company'],
@@ -16,7 +16,7 @@ export const CUSTOMER_FIELDS = [
 type FieldName = (typeof CUSTOMER_FIELDS)[number][0];
 
 /** The values that differ between the form and the record it edits ('' and null count as empty). */
-export function changedFields(record: StoredRecord | undefined, values: Record<FieldName, string>): Record<string, string | null> {
+function changedFields(record: StoredRecord | undefined, values: Record<FieldName, string>): Record<string, string | null> {
   const changes: Record<string, string | null> = {};
   for (const [field] of CUSTOMER_FIELDS) {
     const next = values[field].trim();

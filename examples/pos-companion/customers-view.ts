@@ -7,7 +7,7 @@ import { customerForm } from './customer-form.js';
 const LIST_LIMIT = 40;
 
 /** The customer list as the view shows it. */
-export interface CustomerList {
+interface CustomerList {
   rows: { customer: StoredRecord; state: OutboxEntry['state'] | undefined }[];
   total: number;
 }
@@ -16,7 +16,7 @@ export interface CustomerList {
  * Customers matching `text` (name, company, e-mail, phone, city), those with changes not yet on
  * the server first, then the newest.
  */
-export async function loadCustomers(mirror: Mirror, text: string): Promise<CustomerList> {
+async function loadCustomers(mirror: Mirror, text: string): Promise<CustomerList> {
   const needle = text.trim().toLocaleLowerCase();
   const [all, outbox] = await Promise.all([
     mirror.db.customers.toArray(),

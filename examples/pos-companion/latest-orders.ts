@@ -1,7 +1,7 @@
 import type { Mirror } from '../shared/library.js';
 
 /** How often the syncing tab asks each register for its latest orders (ms). */
-export const LATEST_ORDERS_INTERVAL_MS = 3_000;
+const LATEST_ORDERS_INTERVAL_MS = 3_000;
 
 /**
  * Keeps the sales overview live: while this tab is the one that syncs, it polls

@@ -3,14 +3,14 @@ import { priceLabel } from '../shared/format.js';
 import type { Mirror, StoredRecord } from '../shared/library.js';
 
 /** A product found by the lookup, with its price in force now. */
-export interface ProductHit {
+interface ProductHit {
   product: StoredRecord;
   price: StoredRecord | undefined;
   category: string | undefined;
 }
 
 /** Finds products by name (prefix), barcode, EAN or SKU in the local copy, with current prices. */
-export async function lookupProducts(mirror: Mirror, text: string): Promise<ProductHit[]> {
+async function lookupProducts(mirror: Mirror, text: string): Promise<ProductHit[]> {
   const products = await mirror.query.searchProducts(text, { limit: 30 });
   return Promise.all(
     products.map(async (product) => {

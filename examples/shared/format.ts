@@ -1,7 +1,7 @@
 import { formatMoney } from './library.js';
 
 /** Currency shown when neither a record nor its shop names one. */
-export const FALLBACK_CURRENCY = 'CZK';
+const FALLBACK_CURRENCY = 'CZK';
 
 /**
  * A money value of the service (an integer, the amount x 1000: spec convention 2) formatted
@@ -19,7 +19,7 @@ const decimalFormatters = new Map<string, Intl.NumberFormat>();
  * A plain decimal amount (the price-matrix fields `unit_price_base_tax_*`, which the spec keeps
  * as decimals, not x 1000) formatted as money.
  */
-export function decimalMoney(value: unknown, currency: string | null | undefined, locale?: string): string {
+function decimalMoney(value: unknown, currency: string | null | undefined, locale?: string): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '';
   const code = currency && currency.length === 3 ? currency : FALLBACK_CURRENCY;
   const key = `${locale ?? ''}|${code}`;
@@ -45,7 +45,7 @@ export function priceLabel(row: Record<string, unknown> | undefined, locale?: st
 }
 
 /** Time of day of a service time (ms): `14:05:09`. */
-export function timeOfDay(ms: unknown, locale?: string): string {
+function timeOfDay(ms: unknown, locale?: string): string {
   if (typeof ms !== 'number') return '';
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(ms);
 }
