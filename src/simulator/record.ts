@@ -4,6 +4,8 @@
  * JSON integers (or leaves them strings when the `idsAsStrings` gap switch is on).
  */
 import { tryToId } from '../ids/id.js';
+import { COLLECTION_INFO } from '../schema/collection-info.js';
+import type { SimTable } from './sim-ids.js';
 
 /** One stored record. */
 export type SimRecord = Record<string, unknown>;
@@ -36,6 +38,14 @@ export function normalizeIdFields(record: SimRecord): SimRecord {
 
 /** Fields the server owns: a body's values for them are ignored on POST. */
 export const SERVER_FIELDS: ReadonlySet<string> = new Set(['pgx', '_u_dyn', '_v', 'id_c']);
+
+/**
+ * True when records of `table` carry `date_created`: all but shops and cash registers, whose read
+ * shapes in the spec show none (`COLLECTION_INFO`), and categories, which are not a collection there.
+ */
+export function hasDateCreated(table: SimTable): boolean {
+  return table === 'categories' || COLLECTION_INFO[table].hasDateCreated;
+}
 
 /** True for hydration fields (`__price_matrix_model`, `__order_details`), never stored. */
 export function isHydration(key: string): boolean {

@@ -9,7 +9,7 @@ import { COLLECTIONS, type CollectionName } from '../../schema/collections.js';
 import type { SimClock } from '../clock.js';
 import { CollectionStore } from '../collection-store.js';
 import { IdIndex } from '../id-index.js';
-import { isHydration, type SimRecord } from '../record.js';
+import { hasDateCreated, isHydration, type SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
 import type { IdGenerator } from '../../ids/index.js';
 import { newId, simIdGenerator, type SimTable } from '../sim-ids.js';
@@ -23,8 +23,6 @@ import { moveStock, type MoveStockOptions, type StockMove } from './move-stock.j
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { sell, type Sale, type SellOptions } from './sell.js';
 
-/** Tables whose records carry no `date_created` (their read shapes in the spec show none). */
-const WITHOUT_DATE_CREATED: ReadonlySet<string> = new Set(['shops', 'cash_registers']);
 /** Keys the server sets itself; a body's values are replaced. */
 const OWNED = new Set(['id', 'id_c', '_t', '_v', '_d', 'pgx', 'date_created', '_u_dyn']);
 
@@ -196,7 +194,7 @@ export class SimStore {
     const existing = store.get(id);
     let deleted = typeof fields._d === 'number' ? fields._d : 0;
     const record: SimRecord = { id, id_c: this.idC, _t: collection, _v: stamp, _d: deleted, pgx: `${this.idC}:${id}` };
-    if (!WITHOUT_DATE_CREATED.has(collection)) {
+    if (hasDateCreated(collection)) {
       record.date_created = existing?.date_created ?? fields.date_created ?? stamp;
     } else if (fields.date_created !== undefined) {
       record.date_created = fields.date_created;

@@ -4,7 +4,7 @@
  */
 import type { Id } from '../../ids/id.js';
 import type { GeneratedRecords } from '../collection-store.js';
-import type { SimRecord } from '../record.js';
+import { hasDateCreated, type SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
 import { tableIdOf, type SimTable } from '../sim-ids.js';
 import { keysFor } from './timeline.js';
@@ -55,9 +55,6 @@ export class TableData {
   }
 }
 
-/** Tables whose read shape in the spec shows no `date_created`. */
-const WITHOUT_DATE_CREATED: ReadonlySet<string> = new Set(['shops', 'cash_registers']);
-
 /**
  * Fields every record carries, in wire order. `_v` comes from the table's versions; shops and
  * cash registers have no `date_created`, as in the spec's read shapes.
@@ -72,6 +69,6 @@ export function commonFields(table: TableData, i: number, idC: Id, deletedAt = 0
     _d: deletedAt,
     pgx: `${idC}:${id}`,
   };
-  if (!WITHOUT_DATE_CREATED.has(table.name)) record.date_created = table.times[i] as number;
+  if (hasDateCreated(table.name)) record.date_created = table.times[i] as number;
   return record;
 }
