@@ -4,13 +4,11 @@
  * algorithm. Tables without a documented table id get a private one here (the service must
  * compose their ids somehow; clients cannot, and must not guess).
  */
+import { ID_EPOCH, randomFromDraw } from '../ids/compose-id.js';
 import { TABLE_IDS, createIdGenerator, type IdGenerator } from '../ids/index.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { Rng } from './rng.js';
-
-/** Reference epoch of the id composition (ms). */
-export const ID_EPOCH = 1_440_000_000_000;
 
 /** Private table ids for the tables the spec gives none; chosen outside the documented ones. */
 export const PRIVATE_TABLE_IDS = {
@@ -35,15 +33,14 @@ export function tableIdOf(table: SimTable): number {
 
 /**
  * The id for a creation time, table id and random draw in [0, 1), as a bigint (the bulk
- * generator keeps ids as 64-bit keys). Same arithmetic as `generateId`, kept here so that a
- * million ids can be made without string round trips; tests check that both agree.
+ * generator keeps ids as 64-bit keys). The ids layer's epoch and random part (`randomFromDraw`,
+ * a multiple of 10 as `generateId` makes), composed here in bigint rather than through the
+ * string `compose` returns, so that a million ids can be made without string round trips;
+ * tests check that both agree.
  */
 export function composeId(ms: number, tableId: number, draw: number): bigint {
-  const base = (BigInt(ms - ID_EPOCH) * 64n + BigInt(tableId)) * 512n;
-  let random = Math.floor(draw * 512);
-  random -= Number((base + BigInt(random)) % 10n);
-  if (random < 0) random += 10;
-  return base + BigInt(random);
+  const msSinceEpoch = ms - ID_EPOCH;
+  return BigInt(msSinceEpoch) * 32768n + BigInt(tableId * 512 + randomFromDraw(draw, msSinceEpoch, tableId));
 }
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ID_EPOCH as SHARED_EPOCH, composeId as sharedCompose, decodeId } from '../../src/ids/index.js';
+import { ID_EPOCH, ID_EPOCH as SHARED_EPOCH, composeId as sharedCompose, decodeId } from '../../src/ids/index.js';
 import { SimClock } from '../../src/simulator/clock.js';
 import { TokenBucket } from '../../src/simulator/http/token-bucket.js';
 import { Rng } from '../../src/simulator/rng.js';
-import { ID_EPOCH, composeId } from '../../src/simulator/sim-ids.js';
+import { composeId } from '../../src/simulator/sim-ids.js';
 import { distribute, ownerOf, spreadTimes } from '../../src/simulator/tenant/timeline.js';
 import { ean13 } from '../../src/simulator/tenant/words.js';
 
