@@ -2,20 +2,20 @@ import { Dexie, liveQuery } from 'dexie';
 import { createClient } from '../client/index.js';
 import { defaultDbName } from '../db/db-name.js';
 import { MirrorDb } from '../db/mirror-db.js';
-import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
-import { applyServerRecords, applyTables } from '../sync/apply-records.js';
 import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
-import { ingestRecords } from '../sync/ingest.js';
+import { applyReadRecords, ingestRecords } from '../sync/ingest.js';
 import { createLeaderElector } from '../sync/leader.js';
 import { removeLocal, saveLocal } from '../sync/local-edit.js';
 import { retryRejected } from '../sync/outbox-retry.js';
 import { ObservableValue, type Observable } from '../sync/observable-value.js';
 import { createPuller } from '../sync/pull.js';
 import { createPusher } from '../sync/push.js';
+import { quarantineRows } from '../sync/quarantine.js';
 import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
 import { createScheduler, type FailureAction } from '../sync/scheduler.js';
 import type { SyncClient } from '../sync/sync-client.js';
@@ -342,11 +342,12 @@ export function createMirror(options: MirrorOptions): Mirror {
       let timer: unknown;
       const poll = async () => {
         try {
-          const orders = (await client.latestOrders(idCashRegister, {
+          const orders = await client.latestOrders(idCashRegister, {
             signal: controller.signal,
             ...(opts.idPayment !== undefined ? { idPayment: opts.idPayment } : {}),
-          })) as StoredRecord[];
-          await db.transaction('rw', applyTables(db, 'orders'), () => applyServerRecords(db, 'orders', orders));
+          });
+          // Orders the read schema refuses are quarantined, as a pull would.
+          await applyReadRecords(db, 'orders', orders, quarantineRows('orders', orders.rejected ?? [], env.now()));
         } catch (error) {
           if (!controller.signal.aborted) setStatus({ lastError: describeError(error) });
         }

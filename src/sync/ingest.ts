@@ -32,9 +32,22 @@ export async function ingestRecords(
     if (parsed.ok) good.push(parsed.record as StoredRecord);
     else bad.push({ collection, id: idOfRaw(raw), record: raw, issues: parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), at: now() });
   });
+  return applyReadRecords(db, collection, good, bad);
+}
+
+/**
+ * Applies records that passed the read schema and quarantines the rows of those that did not,
+ * in one transaction: what a pull does with a page, for records that came another way.
+ */
+export async function applyReadRecords(
+  db: MirrorDb,
+  collection: CollectionName,
+  records: readonly StoredRecord[],
+  quarantine: readonly QuarantineRow[],
+): Promise<IngestReport> {
   return db.transaction('rw', [...applyTables(db, collection), db._sync_quarantine], async () => {
-    const applied = await applyServerRecords(db, collection, good);
-    if (bad.length > 0) await db._sync_quarantine.bulkAdd(bad);
-    return { ...applied, quarantined: bad.length };
+    const applied = await applyServerRecords(db, collection, records);
+    if (quarantine.length > 0) await db._sync_quarantine.bulkAdd([...quarantine]);
+    return { ...applied, quarantined: quarantine.length };
   });
 }

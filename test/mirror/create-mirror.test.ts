@@ -129,6 +129,20 @@ describe('createMirror', () => {
     stop();
   });
 
+  it('quarantines a latest order the read schema refuses, as a pull would', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror();
+    const register = String(fixture.sim.store.list('cash_registers')[0]!.id);
+    const good = fixture.sim.store.sell({ idCashRegister: register });
+    const bad = fixture.sim.store.sell({ idCashRegister: register });
+    fixture.sim.store.collection('orders').put({ ...bad.order, _v: 'not a version' } as never);
+    const stop = mirror.watchLatestOrders(register, { intervalMs: 50 });
+    await waitFor(mirror.live(() => mirror.db._sync_quarantine.toArray()), (rows) => rows.length > 0);
+    stop();
+    expect(await mirror.db.orders.get(String(good.order.id))).toBeDefined();
+    expect(await mirror.db._sync_quarantine.toArray()).toMatchObject([{ collection: 'orders', id: String(bad.order.id) }]);
+  });
+
   it('repairs what a delta missed and removes what vanished, in a reconcile sweep', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror();
