@@ -9,6 +9,7 @@
  */
 import { bundleForBrowser, repoPath } from '../scripts/bundle-for-browser.js';
 import { launchBrowser } from '../test/e2e/browser.js';
+import { median } from './stats.js';
 
 const ROUNDS = 9;
 const TARGET_BYTES = 6 * 1024 * 1024;
@@ -35,8 +36,6 @@ function makeDocument(): string {
   }
   return `[${parts.join(',')}]`;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const text = makeDocument();
 const bundle = await bundleForBrowser(`export { parseJson, parseJsonBytes, stringifyJson } from ${JSON.stringify(repoPath('src/json/index.ts'))};`, 'posJson');

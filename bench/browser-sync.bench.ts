@@ -21,6 +21,7 @@ import { bundleForBrowser, repoPath } from '../scripts/bundle-for-browser.js';
 import { COLLECTIONS } from '../src/schema/collections.js';
 import { createSimulator } from '../src/simulator/index.js';
 import { launchBrowser } from '../test/e2e/browser.js';
+import { median } from './stats.js';
 
 const ROUNDS = 3;
 const size = (process.env.BENCH_SIZE ?? 'small') as 'tiny' | 'small' | 'medium';
@@ -37,7 +38,6 @@ const bundle = await bundleForBrowser(
   'posMirror',
 );
 const browser = await launchBrowser();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
   const page = await browser.context.newPage();

@@ -6,45 +6,24 @@
  *
  *   npm run bench -- client            (ORDERS=60000 LIMIT=1000 ROUNDS=5 to change the load)
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { forkSimulator } from './simulator-process.js';
+import { median } from './stats.js';
 
 const ORDERS = Number(process.env.ORDERS ?? 60_000);
 const LIMIT = Number(process.env.LIMIT ?? 1_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 
-interface Ready {
-  baseUrl: string;
-  token: string;
-  orders: number;
-}
-
-if (process.env.CLIENT_BENCH_SERVER === '1') {
-  // The server process: one simulator, alive until the parent disconnects.
-  const { createSimulator } = await import('../src/simulator/index.js');
-  const sim = await createSimulator({ size: { orders: ORDERS }, seed: 7 });
-  process.send?.({ baseUrl: sim.baseUrl, token: sim.token, orders: sim.store.count('orders') } satisfies Ready);
-  process.once('disconnect', () => void sim.close());
-} else {
-  await main();
-}
+await main();
 
 async function main(): Promise<void> {
   const { createClient } = await import('../src/client/index.js');
   const { parseJson } = await import('../src/json/index.js');
   const { parseRecord } = await import('../src/schema/index.js');
-  const server = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, CLIENT_BENCH_SERVER: '1' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    server.once('message', (message) => resolve(message as Ready));
-    server.once('error', reject);
-    server.once('exit', (code) => reject(new Error(`simulator process exited with ${String(code)}`)));
-  });
-  const client = createClient({ baseUrl: ready.baseUrl, token: ready.token, userAgent: 'pos-cloud-mirror bench' });
-  const headers = { authorization: `A|${ready.token}`, accept: 'application/json', 'content-type': 'application/json' };
+  // The simulator: one child process, alive until stop().
+  const server = await forkSimulator({ size: { orders: ORDERS }, seed: 7 });
+  const orders = server.counts.orders;
+  const client = createClient({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench' });
+  const headers = { authorization: `A|${server.token}`, accept: 'application/json', 'content-type': 'application/json' };
 
   /** The speed limit: fetch, JSON.parse, cursor from the text (JSON.parse would round big ids). */
   async function bare(): Promise<number> {
@@ -52,7 +31,7 @@ async function main(): Promise<void> {
     let cursor: string | undefined;
     for (;;) {
       const query = `limit=${LIMIT}&direction=forward${cursor === undefined ? '' : `&id_start=${cursor}`}`;
-      const response = await fetch(`${ready.baseUrl}/orders?${query}`, { headers });
+      const response = await fetch(`${server.baseUrl}/orders?${query}`, { headers });
       const text = await response.text();
       const records = JSON.parse(text) as unknown[];
       count += records.length;
@@ -68,7 +47,7 @@ async function main(): Promise<void> {
     let cursor: string | undefined;
     for (;;) {
       const query = `limit=${LIMIT}&direction=forward${cursor === undefined ? '' : `&id_start=${cursor}`}`;
-      const response = await fetch(`${ready.baseUrl}/orders?${query}`, { headers });
+      const response = await fetch(`${server.baseUrl}/orders?${query}`, { headers });
       const records = parseJson(await response.text()) as { id: string }[];
       // Keep the page's records alive like a page handed to a consumer (it matters to the GC).
       const page: unknown[] = [];
@@ -98,7 +77,7 @@ async function main(): Promise<void> {
     const count = await run();
     const used = process.cpuUsage(cpuBefore);
     const seconds = (performance.now() - started) / 1000;
-    if (count !== ready.orders) throw new Error(`${name} saw ${count} orders, the simulator has ${ready.orders}`);
+    if (count !== orders) throw new Error(`${name} saw ${count} orders, the simulator has ${orders}`);
     rates[name].push(count / seconds);
     cpu[name].push((used.user + used.system) / count);
   }
@@ -112,15 +91,14 @@ async function main(): Promise<void> {
       await measure(name, run);
     }
   }
-  server.disconnect();
+  server.stop();
 
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
   const ratios = (base: Contender): number[] => rates.client.map((c, i) => c / (rates[base][i] ?? c));
   const line = (label: string, xs: number[]): string => `${label.padEnd(34)} median ${fmt(median(xs)).padStart(7)} records/s   (${xs.map(fmt).join(', ')})`;
   const ratioLine = (label: string, xs: number[], aim: string): string =>
     `${label.padEnd(34)} median ${median(xs).toFixed(2)}x   (per round ${xs.map((r) => r.toFixed(2)).join(', ')}${aim})`;
-  console.log(`orders: ${ready.orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved; simulator in a child process`);
+  console.log(`orders: ${orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved; simulator in a child process`);
   console.log(line('fetch + JSON.parse (speed limit)', rates.bare));
   console.log(line('fetch + parseJson + parseRecord', rates.sameWork));
   console.log(line('client.pages()', rates.client));

@@ -7,10 +7,10 @@
  *
  *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the peak heap of a `large` (~1M) sync
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
+import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
+import { gc, median } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TENANT: SizeOption = {
@@ -19,30 +19,12 @@ const TENANT: SizeOption = {
   order_details: 29000, transactions: 11600, stockup: 460, stock_history: 32000,
 };
 
-interface Ready { baseUrl: string; token: string; total: number }
+await main();
 
-if (process.env.MIRROR_BENCH_SERVER) {
-  const { createSimulator } = await import('../src/simulator/index.js');
-  const size = process.env.MIRROR_BENCH_SERVER === 'large' ? 'large' : TENANT;
-  const sim = await createSimulator({ size, seed: 9 });
-  const total = (await import('../src/schema/collections.js')).COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
-  process.send?.({ baseUrl: sim.baseUrl, token: sim.token, total } satisfies Ready);
-  process.once('disconnect', () => void sim.close());
-} else {
-  await main();
-}
-
-async function startServer(size: string): Promise<{ ready: Ready; stop: () => void }> {
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, MIRROR_BENCH_SERVER: size },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready));
-    child.once('exit', (code) => reject(new Error(`simulator exited with ${String(code)}`)));
-  });
-  return { ready, stop: () => child.disconnect() };
+/** The simulator in a child process, and the records it holds over every collection. */
+async function startServer(size: SizeOption): Promise<SimulatorProcess & { total: number }> {
+  const server = await forkSimulator({ size, seed: 9 });
+  return { ...server, total: Object.values(server.counts).reduce((n, c) => n + c, 0) };
 }
 
 async function main(): Promise<void> {
@@ -53,16 +35,14 @@ async function main(): Promise<void> {
   const { MirrorDb } = await import('../src/db/mirror-db.js');
   const { COLLECTIONS } = await import('../src/schema/collections.js');
 
-  const server = await startServer('100k');
-  const { ready } = server;
+  const server = await startServer(TENANT);
   let requests = 0;
   const counting: typeof fetch = (input, init) => {
     requests++;
     return fetch(input, init);
   };
-  const client = createClient({ baseUrl: ready.baseUrl, token: ready.token, userAgent: 'pos-cloud-mirror bench', fetch: counting });
+  const client = createClient({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', fetch: counting });
   let dbSeq = 0;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
   async function mirrorRun() {
     const mirror = createMirror({ client, dbName: `bench-${++dbSeq}`, indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
@@ -81,7 +61,7 @@ async function main(): Promise<void> {
     stored.set(c, rows);
     total += rows.length;
   }
-  console.log(`tenant: ${ready.total} records on the server, ${total} stored (categories included)`);
+  console.log(`tenant: ${server.total} records on the server, ${total} stored (categories included)`);
 
   requests = 0;
   const idleStarted = performance.now();
@@ -155,7 +135,7 @@ async function main(): Promise<void> {
 
   if (process.env.LARGE) {
     const large = await startServer('large');
-    const largeClient = createClient({ baseUrl: large.ready.baseUrl, token: large.ready.token, userAgent: 'pos-cloud-mirror bench' });
+    const largeClient = createClient({ baseUrl: large.baseUrl, token: large.token, userAgent: 'pos-cloud-mirror bench' });
     const mirror = createMirror({ client: largeClient, dbName: 'bench-large', indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
@@ -164,9 +144,9 @@ async function main(): Promise<void> {
     await mirror.syncNow();
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    (globalThis as { gc?: () => void }).gc?.();
+    gc();
     const after = process.memoryUsage().heapUsed;
-    console.log(`large sync: ${large.ready.total.toLocaleString('en')} records in ${seconds.toFixed(0)} s; heap before ${mb(before)}, peak ${mb(peak)}, after (fake-indexeddb holds every row in this heap) ${mb(after)}; peak above the stored data: ${mb(peak - after)}`);
+    console.log(`large sync: ${large.total.toLocaleString('en')} records in ${seconds.toFixed(0)} s; heap before ${mb(before)}, peak ${mb(peak)}, after (fake-indexeddb holds every row in this heap) ${mb(after)}; peak above the stored data: ${mb(peak - after)}`);
     await mirror.close();
     large.stop();
   }

@@ -9,32 +9,14 @@
  *
  *   npm run bench -- push            (EDITS=10000 ROUNDS=3 MAX_RECORDS=100 to change the load)
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { forkSimulator } from './simulator-process.js';
+import { median } from './stats.js';
 
 const EDITS = Number(process.env.EDITS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const MAX_RECORDS = Number(process.env.MAX_RECORDS ?? 100);
 
-interface Ready {
-  baseUrl: string;
-  token: string;
-}
-
-if (process.env.PUSH_BENCH_ROLE === 'simulator') {
-  // The child: one simulator; answers "how many POSTs so far" when asked, stops with its parent.
-  const { createSimulator } = await import('../src/simulator/index.js');
-  const sim = await createSimulator({ size: 'tiny', seed: 11, logSize: 10 });
-  process.on('message', () => {
-    const counts = sim.requests.counts();
-    const posts = Object.entries(counts).reduce((n, [route, c]) => (route.startsWith('POST ') ? n + c : n), 0);
-    process.send?.(posts);
-  });
-  process.on('disconnect', () => void sim.close().then(() => process.exit(0)));
-  process.send?.({ baseUrl: sim.baseUrl, token: sim.token } satisfies Ready);
-} else {
-  await main();
-}
+await main();
 
 async function main(): Promise<void> {
   const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
@@ -45,19 +27,7 @@ async function main(): Promise<void> {
   const { saveLocal } = await import('../src/sync/local-edit.js');
 
   // The simulator runs in a child process, so serving does not share the pusher's event loop.
-  const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PUSH_BENCH_ROLE: 'simulator' },
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready));
-    child.once('error', reject);
-  });
-  const postsSoFar = () =>
-    new Promise<number>((resolve) => {
-      child.once('message', (m) => resolve(m as number));
-      child.send('count');
-    });
+  const server = await forkSimulator({ size: 'tiny', seed: 11, logSize: 10 });
 
   // Every POST body the pusher sends, in order: the bare baseline replays exactly these.
   let bodies: { url: string; body: string }[] | undefined;
@@ -66,8 +36,8 @@ async function main(): Promise<void> {
     if (bodies && request.method === 'POST') bodies.push({ url: request.url, body: await request.clone().text() });
     return fetch(request);
   };
-  const client = createClient({ baseUrl: ready.baseUrl, token: ready.token, userAgent: 'pos-cloud-mirror bench', fetch: recording });
-  const headers = { authorization: `A|${ready.token}`, accept: 'application/json', 'content-type': 'application/json' };
+  const client = createClient({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', fetch: recording });
+  const headers = { authorization: `A|${server.token}`, accept: 'application/json', 'content-type': 'application/json' };
 
   // One device's database, filled once with the offline edits through saveLocal; each round
   // starts from a copy of it, so every round pushes the same 10,000 entries.
@@ -131,11 +101,11 @@ async function main(): Promise<void> {
     const db = await freshDb();
     const pusher = createPusher({ db, client, batch: { maxRecords: MAX_RECORDS } });
     if (record) bodies = [];
-    const before = await postsSoFar();
+    const before = await server.postsSoFar();
     const started = performance.now();
     const report = await pusher.push();
     const seconds = (performance.now() - started) / 1000;
-    const posts = (await postsSoFar()) - before;
+    const posts = (await server.postsSoFar()) - before;
     if (record) {
       const captured = bodies ?? [];
       bodies = undefined;
@@ -148,7 +118,7 @@ async function main(): Promise<void> {
 
   let baseline: { url: string; body: string }[] = [];
   async function bare(): Promise<{ seconds: number; posts: number }> {
-    const before = await postsSoFar();
+    const before = await server.postsSoFar();
     const started = performance.now();
     for (const { url, body } of baseline) {
       const response = await fetch(url, { method: 'POST', headers, body });
@@ -156,7 +126,7 @@ async function main(): Promise<void> {
       if (!response.ok) throw new Error(`bare POST answered ${response.status}`);
     }
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, posts: (await postsSoFar()) - before };
+    return { seconds, posts: (await server.postsSoFar()) - before };
   }
 
   // Warm-up of each (JIT, connection pool; the records then exist on the server for both).
@@ -180,9 +150,8 @@ async function main(): Promise<void> {
       await runBare();
     }
   }
-  child.disconnect();
+  server.stop();
 
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const pusherRate = median(rates.pusher);
   const bareRate = median(rates.bare);
   console.log(`records: ${edits} across 6 collections, batches of up to ${MAX_RECORDS}; ${ROUNDS} rounds, medians`);

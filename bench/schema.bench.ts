@@ -16,6 +16,7 @@ import { parseJson, stringifyJson } from '../src/json/index.js';
 import { parseRecord, type SchemaName } from '../src/schema/index.js';
 import { createSimulator } from '../src/simulator/index.js';
 import { hydrateProduct } from '../src/simulator/http/handlers/hydrate.js';
+import { gc, median } from './stats.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const COLLECTIONS = ['orders', 'order_details', 'products', 'customers', 'stock_history'] as const satisfies readonly SchemaName[];
@@ -28,8 +29,6 @@ function cpuMicros(): number {
   const { user, system } = process.cpuUsage();
   return user + system;
 }
-
-const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 const sim = await createSimulator({ size: 'small' });
 const inputs = new Map<SchemaName, unknown[]>();
@@ -100,7 +99,6 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 void sink;
 
-const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1]!;
 console.log(`parseRecord (read face) vs structuredClone, CPU us/record and ratio, medians of ${ROUNDS} interleaved rounds`);
 console.log(`${'collection'.padEnd(16)}${'records'.padStart(8)}${'parseRecord'.padStart(13)}${'clone'.padStart(9)}${'ratio'.padStart(8)}`);
 for (const [collection, records] of inputs) {

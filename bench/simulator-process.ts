@@ -1,0 +1,85 @@
+/**
+ * A simulator in a child process, for the benchmarks that measure a client against it: serving
+ * then does not share the measured code's event loop, as with a real server. `forkSimulator`
+ * forks this very file with the simulator's options in an environment variable; the child starts
+ * the simulator, reports where it listens, and stops when the parent disconnects.
+ *
+ * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { CollectionName } from '../src/schema/collections.js';
+import type { SimulatorOptions } from '../src/simulator/index.js';
+
+/** The simulator options a benchmark may set; they reach the child as JSON. */
+export type ForkSimulatorOptions = Pick<SimulatorOptions, 'size' | 'seed' | 'logSize'>;
+
+/** A running simulator in a child process. */
+export interface SimulatorProcess {
+  /** Base URL of the simulator's API. */
+  baseUrl: string;
+  /** The token clients send as `Authorization: A|<token>`. */
+  token: string;
+  /** Records per collection on the server once it started. */
+  counts: Record<CollectionName, number>;
+  /** How many POST requests the simulator has served so far (every route together). */
+  postsSoFar(): Promise<number>;
+  /** Disconnects from the child, which then closes the simulator and exits. */
+  stop(): void;
+}
+
+/** What the child sends once its simulator listens. */
+interface Ready {
+  baseUrl: string;
+  token: string;
+  counts: Record<CollectionName, number>;
+}
+
+/** Environment variable that makes this file the simulator process; holds the options as JSON. */
+const CHILD_ENV = 'BENCH_SIMULATOR_OPTIONS';
+
+/**
+ * Starts a simulator with `options` in a child process and resolves once it listens (rejects if
+ * the child fails or exits first). Call `stop()` when done, or the benchmark will not exit.
+ */
+export async function forkSimulator(options: ForkSimulatorOptions): Promise<SimulatorProcess> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, [CHILD_ENV]: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Ready));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`simulator process exited with ${String(code)}`)));
+  });
+  return {
+    baseUrl: ready.baseUrl,
+    token: ready.token,
+    counts: ready.counts,
+    postsSoFar: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message) => resolve(message as number));
+        child.send('posts');
+      }),
+    stop: () => child.disconnect(),
+  };
+}
+
+/** The child: one simulator; answers "how many POSTs so far" when asked, stops with its parent. */
+async function serve(options: ForkSimulatorOptions): Promise<void> {
+  const { createSimulator } = await import('../src/simulator/index.js');
+  const { COLLECTIONS } = await import('../src/schema/collections.js');
+  const sim = await createSimulator(options);
+  process.on('message', () => {
+    const routes = sim.requests.counts();
+    const posts = Object.entries(routes).reduce((n, [route, c]) => (route.startsWith('POST ') ? n + c : n), 0);
+    process.send?.(posts);
+  });
+  process.once('disconnect', () => void sim.close().then(() => process.exit(0)));
+  const counts = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.count(c)])) as Record<CollectionName, number>;
+  process.send?.({ baseUrl: sim.baseUrl, token: sim.token, counts } satisfies Ready);
+}
+
+const childOptions = process.env[CHILD_ENV];
+if (childOptions !== undefined) await serve(JSON.parse(childOptions) as ForkSimulatorOptions);
