@@ -17,23 +17,11 @@
 import JSONbig from 'json-bigint';
 import { composeId } from '../src/ids/index.js';
 import { parseJson, parseJsonBytes, stringifyJson } from '../src/json/index.js';
+import { Rng } from '../src/simulator/rng.js';
+import { gc, median } from './stats.js';
 
 const TARGET_BYTES = 6_000_000;
 const ROUNDS = 15;
-
-const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-
-/** Small deterministic PRNG (mulberry32), so every run measures the same text. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NOTES = [
   'Stůl 4, bez cibule',
@@ -48,8 +36,9 @@ const NOTES = [
 ];
 
 function makeRecords(bigIds: boolean): Record<string, unknown>[] {
-  const random = prng(bigIds ? 7 : 8);
-  const int = (max: number) => Math.floor(random() * max);
+  // Seeded (mulberry32), so every run measures the same text.
+  const rng = new Rng(bigIds ? 7 : 8);
+  const int = (max: number) => Math.floor(rng.next() * max);
   const start = Date.UTC(2025, 0, 1);
   const year = 365 * 24 * 3600 * 1000;
   // Ids of 2025-2026 are about 1.0e16 to 1.2e16, past 2^53; small ones are plain safe integers.
@@ -120,7 +109,7 @@ function measure(contenders: Contender[], rounds: number): Map<string, number> {
       times.get(c.name)!.push(performance.now() - t0);
     }
   }
-  return new Map([...times].map(([name, list]) => [name, list.sort((a, b) => a - b)[list.length >> 1]!]));
+  return new Map([...times].map(([name, list]) => [name, median(list)]));
 }
 
 function report(title: string, bytes: number, medians: Map<string, number>, baseline: string): void {

@@ -4,12 +4,13 @@
  * HTTP (keep-alive), next to native JSON.stringify of the same records in this run (the
  * baseline: serving can hardly beat serializing).
  */
+import { COLLECTIONS } from '../src/schema/collections.js';
 import { createSimulator } from '../src/simulator/index.js';
 import { toWire } from '../src/simulator/http/wire.js';
+import { gc } from './stats.js';
 
-const gc = (globalThis as { gc?: () => void }).gc;
 const heap = (): number => {
-  gc?.();
+  gc();
   return process.memoryUsage().heapUsed;
 };
 
@@ -18,7 +19,7 @@ const t0 = performance.now();
 const sim = await createSimulator({ size: 'large', seed: 1 });
 const startupMs = performance.now() - t0;
 const heapAfter = heap();
-const total = ['orders', 'order_details', 'stock_history', 'transactions', 'customers', 'products', 'product_price_matrix', 'shifts', 'stockup', 'employees', 'park_locations', 'cash_registers', 'shops', 'warehouses'].reduce((n, c) => n + sim.store.count(c as 'orders'), 0);
+const total = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
 console.log(`large tenant: ${total.toLocaleString('en')} records, start-up ${startupMs.toFixed(0)} ms, heap +${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB`);
 
 const headers = { authorization: `A|${sim.token}`, accept: 'application/json' };
