@@ -4,9 +4,24 @@
  * search and a full traversal costs O(n) in total: no page ever rescans from the start.
  * New ids are nearly always the newest (appended in O(1)); an older id is inserted in place.
  */
+import type { Id } from '../ids/id.js';
 
 /** Marks a position whose record exists only as a written record, not as generated data. */
 export const NO_BASE = -1;
+
+/** Largest id a key holds: 64 bits. */
+const MAX_KEY = (1n << 64n) - 1n;
+
+/**
+ * An id written as text (a path segment, a query parameter, a canonical id) in canonical form, or
+ * undefined when it is not an id the index can hold: 1 to 20 digits, leading zeros allowed ("0"
+ * included), with a value that fits 64 bits.
+ */
+export function parseIdText(raw: string): Id | undefined {
+  if (!/^[0-9]{1,20}$/.test(raw)) return undefined;
+  const value = BigInt(raw);
+  return value <= MAX_KEY ? value.toString() : undefined;
+}
 
 /** Sorted ids plus, per position, the record's `_v` and its generated-data index. */
 export class IdIndex {

@@ -9,6 +9,7 @@
 import { COLLECTION_INFO } from '../../schema/collection-info.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { CollectionStore } from '../collection-store.js';
+import { parseIdText } from '../id-index.js';
 import type { SimRecord } from '../record.js';
 import { errorReply, type Reply } from './respond.js';
 
@@ -22,7 +23,6 @@ export interface PageQuery {
 }
 
 const DIGITS = /^[0-9]+$/;
-const MAX_ID = (1n << 64n) - 1n;
 
 /** Reads the query string; out-of-range or malformed values get a 400 naming the parameter. */
 export function parsePageQuery(collection: CollectionName, params: URLSearchParams): PageQuery | Reply {
@@ -38,11 +38,11 @@ export function parsePageQuery(collection: CollectionName, params: URLSearchPara
   const rawStart = params.get('id_start');
   let idStart = 0n;
   if (rawStart !== null) {
-    const value = DIGITS.test(rawStart) && rawStart.length <= 20 ? BigInt(rawStart) : -1n;
-    if (value < 0n || value > MAX_ID) {
+    const id = parseIdText(rawStart);
+    if (id === undefined) {
       return errorReply(400, 'invalid_id_start', `id_start must be a record id or 0, got ${JSON.stringify(rawStart.slice(0, 40))}`);
     }
-    idStart = value;
+    idStart = BigInt(id);
   }
   const rawDirection = params.get('direction');
   const direction = rawDirection ?? defaultDirection;

@@ -6,6 +6,7 @@ import { isValidationError, type ValidationIssue } from '../../errors/index.js';
 import { tryToId, type Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { validateWrite } from '../../schema/index.js';
+import { parseIdText } from '../id-index.js';
 import { normalizeIdFields, type SimRecord } from '../record.js';
 
 /** A body that passed validation: its fields and the id it names (undefined: create with a new id). */
@@ -17,8 +18,6 @@ export interface PreparedWrite {
 
 /** The outcome of preparing one body: ready to commit, or the issues that reject it. */
 export type PrepareResult = { ok: true; write: PreparedWrite } | { ok: false; issues: ValidationIssue[] };
-
-const MAX_ID = (1n << 64n) - 1n;
 
 /**
  * Validates one body for `collection` as the service would: an object, carrying `_t` equal to the
@@ -34,8 +33,10 @@ export function prepareWrite(collection: CollectionName, body: unknown, now: num
   if (input._t === undefined) issues.push({ path: ['_t'], message: `required: a POST body carries _t "${collection}"` });
   let id: Id | undefined;
   if (input.id !== undefined && input.id !== null) {
-    const parsed = tryToId(input.id);
-    if (parsed === undefined || BigInt(parsed) > MAX_ID) issues.push({ path: ['id'], message: `not an id: ${JSON.stringify(String(input.id)).slice(0, 40)}` });
+    // tryToId takes numbers, bigints and zero-padded digit strings; parseIdText adds the 64-bit bound.
+    const canonical = tryToId(input.id);
+    const parsed = canonical === undefined ? undefined : parseIdText(canonical);
+    if (parsed === undefined) issues.push({ path: ['id'], message: `not an id: ${JSON.stringify(String(input.id)).slice(0, 40)}` });
     else if (parsed !== '0') id = parsed;
   }
   let fields: SimRecord | undefined;

@@ -17,10 +17,3 @@ export function readJsonBody(req: RouteRequest, what: string): { value: unknown 
     return errorReply(400, 'invalid_json', `${what}: the body is not valid JSON (${error.message})`, { position: error.position });
   }
 }
-
-/** A path or body id in canonical form, or undefined when it is not an id (digits, at most 64 bits). */
-export function parseIdText(raw: string): string | undefined {
-  if (!/^[0-9]{1,20}$/.test(raw)) return undefined;
-  const value = BigInt(raw);
-  return value < 1n << 64n ? value.toString() : undefined;
-}

@@ -5,13 +5,13 @@
  * `orders/latest[/{id_cash_register}]` (40 newest, optional `id_payment`) and
  * `orders_details/{id_cash_register}/{id_order}` (the order with `__order_details`).
  */
+import { parseIdText } from '../../id-index.js';
 import type { SimRecord } from '../../record.js';
 import { latestOrders } from '../../queries/latest-orders.js';
 import type { Handler, RouteRequest } from '../handler.js';
 import { errorReply, ok, type Reply } from '../respond.js';
 import { toWire } from '../wire.js';
 import { orderWithItems, hydrateProduct } from './hydrate.js';
-import { parseIdText } from './json-body.js';
 
 function pathId(req: RouteRequest, name: string): string | Reply {
   const raw = req.params[name] ?? '';
