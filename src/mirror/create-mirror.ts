@@ -235,7 +235,8 @@ export function createMirror(options: MirrorOptions): Mirror {
     nudgeTimer = env.setTimeout(() => {
       nudgeTimer = undefined;
       runExclusive(() => cycle.pushPending(lifetime.signal)).catch((error: unknown) => {
-        if (onFailure(error) === 'pause') void scheduler.stop();
+        // Paused, not stopped, so that `setToken` (through `resume`) brings the schedule back.
+        if (onFailure(error) === 'pause') scheduler.pause();
       });
     }, 50);
   }
@@ -278,7 +279,7 @@ export function createMirror(options: MirrorOptions): Mirror {
         if (scheduler.paused) scheduler.resume();
         return report;
       } catch (error) {
-        onFailure(error);
+        if (onFailure(error) === 'pause') scheduler.pause();
         throw error;
       }
     },

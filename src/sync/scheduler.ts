@@ -28,6 +28,8 @@ export interface Scheduler {
   stop(): Promise<void>;
   /** Runs now (or right after the run in progress) and resolves when that run ends. */
   trigger(): Promise<void>;
+  /** Pauses the schedule as a failed run's `'pause'` does: no run until `resume()`. */
+  pause(): void;
   /** Leaves a pause (after an auth failure fixed by a new token, say) and runs now. */
   resume(): void;
   readonly running: boolean;
@@ -138,6 +140,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         if (current) again = true;
         else void kick().catch(() => undefined);
       });
+    },
+    pause() {
+      paused = true;
+      if (timer !== undefined) env.clearTimeout(timer);
+      timer = undefined;
     },
     resume() {
       if (!paused) return;

@@ -103,6 +103,20 @@ describe('createMirror', () => {
     await expectConverged(mirror.db, fixture.sim, ['customers']);
   });
 
+  it('pauses when the push after an edit meets a refused token, and resumes after setToken', async () => {
+    fixture = await startMirrorFixture();
+    // A long poll, so that only the push that follows an edit meets the refused token.
+    const mirror = fixture.mirror({ pollIntervalMs: 3_600_000 });
+    await mirror.start();
+    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    mirror.setToken('a-revoked-token');
+    const id = await mirror.save('customers', { company: 'Pekárna Na Rohu', email: 'pekarna@example.com' });
+    await waitFor(mirror.status, (s) => s.phase === 'auth-error');
+    mirror.setToken(fixture.sim.token);
+    await vi.waitFor(() => expect(fixture!.sim.requests.timesPosted('customers', id)).toBe(1), { timeout: 10_000 });
+    await waitFor(mirror.status, (s) => s.pendingPushes === 0 && s.phase !== 'auth-error');
+  });
+
   it('ingests records from other sources through the same rules, quarantining bad ones', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror();

@@ -116,6 +116,23 @@ describe('createScheduler', () => {
     await s.stop();
   });
 
+  it('pauses on pause(), as a failed run asking for it would, and resumes on resume()', async () => {
+    const clock = fakeEnvironment();
+    let runs = 0;
+    const s = createScheduler({ env: clock.env, intervalMs: 1_000, onFailure: () => 'retry', run: async () => void runs++ });
+    s.start();
+    await flush();
+    s.pause();
+    expect(s.paused).toBe(true);
+    await clock.advance(10_000);
+    expect(runs).toBe(1);
+    s.resume();
+    await flush();
+    expect(runs).toBe(2);
+    await clock.advance(1_000);
+    expect(runs).toBe(3);
+  });
+
   it('does not run while offline and runs as soon as the network is back', async () => {
     const clock = fakeEnvironment();
     clock.setOnline(false);
