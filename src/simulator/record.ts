@@ -3,38 +3,11 @@
  * (`id`, `id_c`, `id_*`) as a canonical decimal string. The wire writer turns those into bare
  * JSON integers (or leaves them strings when the `idsAsStrings` gap switch is on).
  */
-import { tryToId } from '../ids/id.js';
 import { COLLECTION_INFO } from '../schema/collection-info.js';
 import type { SimTable } from './sim-ids.js';
 
 /** One stored record. */
 export type SimRecord = Record<string, unknown>;
-
-/**
- * True for fields that hold record ids: `id`, `id_c` and `id_*`, except `id_payment`,
- * which the spec lists among the order numbers (a payment-form code, not a reference).
- */
-export function isIdField(key: string): boolean {
-  return key === 'id' || (key.startsWith('id_') && key !== 'id_payment');
-}
-
-/**
- * Puts every id field of a validated body into canonical string form (the schema may hand back
- * numbers or bigints) and `id_payment` back to a number. Returns a new object.
- */
-export function normalizeIdFields(record: SimRecord): SimRecord {
-  const out: SimRecord = {};
-  for (const [key, value] of Object.entries(record)) {
-    if (isIdField(key) && (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string')) {
-      out[key] = tryToId(value) ?? value;
-    } else if (key === 'id_payment' && (typeof value === 'string' || typeof value === 'bigint')) {
-      out[key] = Number(value);
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
-}
 
 /** Fields the server owns: a body's values for them are ignored on POST. */
 export const SERVER_FIELDS: ReadonlySet<string> = new Set(['pgx', '_u_dyn', '_v', 'id_c']);

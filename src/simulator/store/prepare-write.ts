@@ -7,7 +7,7 @@ import { tryToId, type Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { validateWrite } from '../../schema/index.js';
 import { parseIdText } from '../id-index.js';
-import { normalizeIdFields, type SimRecord } from '../record.js';
+import type { SimRecord } from '../record.js';
 
 /** A body that passed validation: its fields and the id it names (undefined: create with a new id). */
 export interface PreparedWrite {
@@ -41,7 +41,12 @@ export function prepareWrite(collection: CollectionName, body: unknown, now: num
   }
   let fields: SimRecord | undefined;
   try {
-    fields = normalizeIdFields(validateWrite(collection, input, { now }) as SimRecord);
+    // validateWrite already puts every id field in canonical string form.
+    fields = validateWrite(collection, input, { now }) as SimRecord;
+    // `id_payment` is a payment-form code, stored as a number: the orders and order items schemas
+    // require an integer; on a table whose schema does not describe it, digits sent as text.
+    const code = fields.id_payment;
+    if (typeof code === 'string' || typeof code === 'bigint') fields.id_payment = Number(code);
   } catch (error) {
     if (!isValidationError(error)) throw error;
     for (const issue of error.issues) if (!issues.some((i) => samePath(i.path, issue.path))) issues.push(issue);
