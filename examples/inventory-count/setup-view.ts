@@ -42,9 +42,9 @@ async function loadChoices(mirror: Mirror): Promise<Choices> {
   ]);
   const byName = (a: StoredRecord, b: StoredRecord) => String(a.name).localeCompare(String(b.name));
   return {
-    warehouses: warehouses.filter(isLive).sort(byName),
-    employees: employees.filter((e) => isLive(e) && e.visible !== false).sort(byName),
-    registers: registers.filter(isLive).sort(byName).map((register) => ({ register, shop: shops.find((s) => s.id === register.id_shop) })),
+    warehouses: warehouses.filter(isShown).sort(byName),
+    employees: employees.filter(isShown).sort(byName),
+    registers: registers.filter(isShown).sort(byName).map((register) => ({ register, shop: shops.find((s) => s.id === register.id_shop) })),
   };
 }
 
@@ -86,4 +86,9 @@ export function setupView(el: HTMLElement, mirror: Mirror, current: CountSetup |
     error: (e: unknown) => replace(el, h('div', { class: 'card empty' }, `Could not read warehouses: ${String(e)}`)),
   });
   return () => sub.unsubscribe();
+}
+
+/** Not deleted, and not hidden from the registers (`visible` false). */
+function isShown(record: StoredRecord): boolean {
+  return isLive(record) && record.visible !== false;
 }

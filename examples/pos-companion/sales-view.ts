@@ -23,7 +23,7 @@ async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterS
   const [registers, shops] = await Promise.all([db.cash_registers.toArray(), db.shops.toArray()]);
   const shopsById = new Map<unknown, StoredRecord>(shops.map((s) => [s.id, s]));
   const shopName = (r: StoredRecord) => String(shopsById.get(r.id_shop)?.name ?? '');
-  const live = registers.filter((r) => isLive(r)).sort((a, b) => shopName(a).localeCompare(shopName(b)) || String(a.name).localeCompare(String(b.name)));
+  const live = registers.filter((r) => isLive(r) && r.visible !== false).sort((a, b) => shopName(a).localeCompare(shopName(b)) || String(a.name).localeCompare(String(b.name)));
   return Promise.all(
     live.map(async (register) => {
       const [orders, today] = await Promise.all([
