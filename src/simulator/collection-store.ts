@@ -95,18 +95,20 @@ export class CollectionStore {
 
   /**
    * Stores a complete record (canonical ids, `_v` already stamped), replacing any record with the
-   * same id. Returns true when the id was new.
+   * same id. Returns true when the id was new. A caller that has just read the record it replaces
+   * (with {@link get}) passes it as `previous`, so that it is not read (for generated data: built)
+   * again for the listeners; without it, put reads it itself.
    */
-  put(record: SimRecord): boolean {
+  put(record: SimRecord, previous?: SimRecord): boolean {
     const id = record.id as Id;
     const key = BigInt(id);
-    let pos = this.index.find(key);
-    const previous = pos >= 0 ? this.recordAt(pos) : undefined;
-    if (pos < 0) pos = this.index.insert(key, record._v as number);
+    const pos = this.index.find(key);
+    const replaced = previous ?? (pos >= 0 ? this.recordAt(pos) : undefined);
+    if (pos < 0) this.index.insert(key, record._v as number);
     else this.index.setVersion(pos, record._v as number);
     this.written.set(id, record);
-    for (const listener of this.listeners) listener(record, previous);
-    return previous === undefined;
+    for (const listener of this.listeners) listener(record, replaced);
+    return pos < 0;
   }
 
   /** Registers a listener called after every {@link put}. */

@@ -19,8 +19,3 @@ export const SERVER_FIELDS: ReadonlySet<string> = new Set(['pgx', '_u_dyn', '_v'
 export function hasDateCreated(table: SimTable): boolean {
   return table === 'categories' || COLLECTION_INFO[table].hasDateCreated;
 }
-
-/** True for hydration fields (`__price_matrix_model`, `__order_details`), never stored. */
-export function isHydration(key: string): boolean {
-  return key.startsWith('__');
-}

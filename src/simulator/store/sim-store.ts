@@ -9,7 +9,7 @@ import { COLLECTIONS, type CollectionName } from '../../schema/collections.js';
 import type { SimClock } from '../clock.js';
 import { CollectionStore } from '../collection-store.js';
 import { IdIndex } from '../id-index.js';
-import { hasDateCreated, isHydration, type SimRecord } from '../record.js';
+import { hasDateCreated, type SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
 import type { IdGenerator } from '../../ids/index.js';
 import { newId, simIdGenerator, type SimTable } from '../sim-ids.js';
@@ -170,8 +170,10 @@ export class SimStore {
    */
   write(collection: CollectionName, record: SimRecord): SimRecord {
     const existing = record.id !== undefined && record.id !== 0 && record.id !== '0' ? this.stores[collection].get(String(record.id)) : undefined;
-    const body: SimRecord = { _t: collection, ...(existing ? withoutServerFields(existing) : {}), ...record };
-    return this.commit(this.prepare(collection, body)).record;
+    // The stored record's server fields (`pgx`, `_u_dyn`, `_v`) may ride along: validation drops
+    // the first two and commit ignores a body's `_v`.
+    const body: SimRecord = { _t: collection, ...existing, ...record };
+    return this.commitOver(this.prepare(collection, body), existing).record;
   }
 
   /** Validates a POST body without writing; throws ValidationError naming the fields. */
@@ -187,11 +189,18 @@ export class SimStore {
    * `_u_dyn` on orders). A product with `_d` set or a non-zero `deleted` is not `visible`.
    */
   commit(write: PreparedWrite): Committed {
+    return this.commitOver(write, write.id === undefined ? undefined : this.stores[write.collection].get(write.id));
+  }
+
+  /**
+   * {@link commit} given the record stored under `write.id` now (undefined when there is none), so
+   * that a generated record is built once per write rather than once per step.
+   */
+  private commitOver(write: PreparedWrite, existing: SimRecord | undefined): Committed {
     const { collection, fields } = write;
     const store = this.stores[collection];
     const stamp = this.clock.stamp();
     const id = write.id ?? newId(this.ids, collection, (candidate) => store.has(candidate));
-    const existing = store.get(id);
     let deleted = typeof fields._d === 'number' ? fields._d : 0;
     const record: SimRecord = { id, id_c: this.idC, _t: collection, _v: stamp, _d: deleted, pgx: `${this.idC}:${id}` };
     if (hasDateCreated(collection)) {
@@ -199,15 +208,16 @@ export class SimStore {
     } else if (fields.date_created !== undefined) {
       record.date_created = fields.date_created;
     }
+    // Validation has dropped `pgx`, `_u_dyn` and `__*` hydrations from `fields`.
     for (const [key, value] of Object.entries(fields)) {
-      if (!OWNED.has(key) && !isHydration(key) && value !== undefined) record[key] = value;
+      if (!OWNED.has(key) && value !== undefined) record[key] = value;
     }
     if (collection === 'products') {
       if (deleted === 0 && typeof fields.deleted === 'number' && fields.deleted !== 0) deleted = record._d = stamp;
       if (deleted !== 0) record.visible = false;
     }
     if (collection === 'orders') record._u_dyn = stamp;
-    const created = store.put(record);
+    const created = store.put(record, existing);
     return { record, created };
   }
 
@@ -234,11 +244,4 @@ export class SimStore {
 
   /** Names of the 14 collections, for iteration. */
   static readonly collections: readonly CollectionName[] = COLLECTIONS;
-}
-
-/** A stored record as a body again: without the fields only the server writes. */
-export function withoutServerFields(record: SimRecord): SimRecord {
-  const out: SimRecord = {};
-  for (const [key, value] of Object.entries(record)) if (key !== 'pgx' && key !== '_u_dyn' && key !== '_v' && !isHydration(key)) out[key] = value;
-  return out;
 }
