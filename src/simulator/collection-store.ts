@@ -1,7 +1,8 @@
 /**
  * One collection's records: generated data (built on demand from the seed, never all held at
  * once) overlaid with written records (POSTs, sales, edits). Order is by id; positions come from
- * the {@link IdIndex}.
+ * the {@link IdIndex}, which also tells, per position, whether the record is generated data or a
+ * written record (a write marks its position), so reads need no lookup to decide.
  */
 import type { Id } from '../ids/id.js';
 import { IdIndex, NO_BASE } from './id-index.js';
@@ -62,11 +63,7 @@ export class CollectionStore {
   /** The record at a position. Treat it as read-only: copy before changing. */
   recordAt(pos: number): SimRecord {
     const base = this.index.baseAt(pos);
-    if (base !== NO_BASE) {
-      const written = this.written.size > 0 ? this.written.get(this.idAt(pos)) : undefined;
-      if (written) return written;
-      return this.generated.build(base);
-    }
+    if (base !== NO_BASE) return this.generated.build(base);
     const written = this.written.get(this.idAt(pos));
     if (!written) throw new Error(`${this.name}: no record at position ${pos}`);
     return written;
@@ -75,7 +72,7 @@ export class CollectionStore {
   /** One field of the record at a position, cheaply when the generator can peek. */
   peek(pos: number, field: string): unknown {
     const base = this.index.baseAt(pos);
-    if (base !== NO_BASE && (this.written.size === 0 || !this.written.has(this.idAt(pos)))) {
+    if (base !== NO_BASE) {
       const value = this.generated.peek?.(base, field);
       if (value !== undefined) return value;
     }
@@ -104,8 +101,12 @@ export class CollectionStore {
     const key = BigInt(id);
     const pos = this.index.find(key);
     const replaced = previous ?? (pos >= 0 ? this.recordAt(pos) : undefined);
-    if (pos < 0) this.index.insert(key, record._v as number);
-    else this.index.setVersion(pos, record._v as number);
+    if (pos < 0) {
+      this.index.insert(key, record._v as number);
+    } else {
+      this.index.setVersion(pos, record._v as number);
+      this.index.markWritten(pos);
+    }
     this.written.set(id, record);
     for (const listener of this.listeners) listener(record, replaced);
     return pos < 0;

@@ -6,7 +6,7 @@
  */
 import type { Id } from '../ids/id.js';
 
-/** Marks a position whose record exists only as a written record, not as generated data. */
+/** Marks a position whose record exists only as a written record: created by a write, or overwritten. */
 export const NO_BASE = -1;
 
 /** Largest id a key holds: 64 bits. */
@@ -69,6 +69,11 @@ export class IdIndex {
   /** Records a new `_v` for the record at a position. */
   setVersion(pos: number, version: number): void {
     this.versions[pos] = version;
+  }
+
+  /** Records that the record at a position was overwritten: its generated data no longer applies. */
+  markWritten(pos: number): void {
+    this.bases[pos] = NO_BASE;
   }
 
   /** First position whose id is >= `key` (length when none). */
