@@ -1,3 +1,5 @@
+import { describeInput } from './describe-input.js';
+
 /**
  * A record id in its canonical form: a decimal string of digits with no leading zeros
  * (`"0"` means "none"). Ids of the service exceed 2^53, bigint is neither a valid
@@ -40,7 +42,7 @@ export function tryToId(value: unknown): Id | undefined {
 export function toId(value: unknown): Id {
   const id = tryToId(value);
   if (id === undefined) {
-    throw new TypeError(`not an id: expected a non-negative integer, bigint or digit string, got ${describe(value)}`);
+    throw new TypeError(`not an id: expected a non-negative integer, bigint or digit string, got ${describeInput(value)}`);
   }
   return id;
 }
@@ -53,10 +55,4 @@ export function toId(value: unknown): Id {
 export function compareIds(a: Id, b: Id): number {
   if (a.length !== b.length) return a.length < b.length ? -1 : 1;
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
-  return value === null ? 'null' : typeof value;
 }
