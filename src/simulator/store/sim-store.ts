@@ -221,12 +221,10 @@ export class SimStore {
     return { record, created };
   }
 
-  /** Soft-deletes a record: `_d` becomes the current time (products also turn invisible). */
+  /** Soft-deletes a record: `_d` becomes the current time (products also turn invisible, in commit). */
   remove(collection: CollectionName, id: Id): SimRecord {
     const existing = this.require(collection, id);
-    const changes: SimRecord = { id: existing.id, _d: this.clock.now() };
-    if (collection === 'products') changes.visible = false;
-    return this.write(collection, changes);
+    return this.write(collection, { id: existing.id, _d: this.clock.now() });
   }
 
   /** Changes fields of a product as the back office would; `date_updated` follows unless given. */

@@ -8,6 +8,8 @@ import type { SimStore } from '../../store/sim-store.js';
  */
 export function hydrateProduct(store: SimStore, product: SimRecord): SimRecord {
   const out: SimRecord = { ...product };
+  // Generated and committed products already obey this; a record planted with
+  // `store.collection('products').put(...)` (as tests do) may not.
   if (out._d !== 0) out.visible = false;
   out.__price_matrix_model = store.prices.currentRow(product.id as string, store.now());
   return out;
