@@ -5,7 +5,6 @@
  */
 import type { Id } from '../../ids/id.js';
 import type { CollectionStore } from '../collection-store.js';
-import type { SimRecord } from '../record.js';
 
 /** Totals of one product in one warehouse. */
 export interface StockTotals {
@@ -38,8 +37,8 @@ export class StockLedger {
   constructor(private readonly history: CollectionStore) {
     history.onWrite((record, previous) => {
       if (!this.totals) return;
-      if (previous) this.apply(fromRecord(previous), -1);
-      this.apply(fromRecord(record), 1);
+      if (previous) this.apply(movementOf((field) => previous[field], previous._v), -1);
+      this.apply(movementOf((field) => record[field], record._v), 1);
     });
   }
 
@@ -52,19 +51,9 @@ export class StockLedger {
     if (this.totals) return this.totals;
     this.totals = new Map();
     const h = this.history;
-    for (let pos = 0; pos < h.count; pos++) {
-      this.apply(
-        {
-          warehouse: h.peek(pos, 'id_warehouse'),
-          product: h.peek(pos, 'id_record'),
-          quantity: Number(h.peek(pos, 'quanity') ?? 0),
-          price: h.peek(pos, 'product_purchase_unit_price_tax_excl'),
-          time: Number(h.peek(pos, 'date_stocked') ?? h.versionAt(pos)),
-          deleted: h.peek(pos, '_d') !== 0,
-        },
-        1,
-      );
-    }
+    let pos = 0;
+    const peek = (field: string): unknown => h.peek(pos, field);
+    for (; pos < h.count; pos++) this.apply(movementOf(peek, h.versionAt(pos)), 1);
     return this.totals;
   }
 
@@ -86,13 +75,17 @@ export class StockLedger {
   }
 }
 
-function fromRecord(record: SimRecord): Movement {
+/**
+ * The movement of one stock_history row, read field by field (from a record, or peeked from the
+ * store without building the row); `version` is the row's `_v`, its time when `date_stocked` is missing.
+ */
+function movementOf(field: (name: string) => unknown, version: unknown): Movement {
   return {
-    warehouse: record.id_warehouse,
-    product: record.id_record,
-    quantity: Number(record.quanity ?? 0),
-    price: record.product_purchase_unit_price_tax_excl,
-    time: Number(record.date_stocked ?? record._v),
-    deleted: record._d !== 0,
+    warehouse: field('id_warehouse'),
+    product: field('id_record'),
+    quantity: Number(field('quanity') ?? 0),
+    price: field('product_purchase_unit_price_tax_excl'),
+    time: Number(field('date_stocked') ?? version),
+    deleted: field('_d') !== 0,
   };
 }
