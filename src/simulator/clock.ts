@@ -38,9 +38,4 @@ export class SimClock {
     this.lastStamp = now > this.lastStamp ? now : this.lastStamp + 1;
     return this.lastStamp;
   }
-
-  /** The last stamp handed out (or -Infinity before the first). */
-  lastStamped(): number {
-    return this.lastStamp;
-  }
 }

@@ -16,7 +16,7 @@ export type { ActivityOptions } from './store/activity.js';
 export type { CategoryNode } from './store/category-tree.js';
 export type { SimRecord } from './record.js';
 export { PRIVATE_TABLE_IDS } from './sim-ids.js';
-export { PAYMENT_CODES } from './tenant/sales.js';
+export { PAYMENT_CODES } from './tenant/payment-codes.js';
 export { STOCK_HISTORY_TYPES } from './tenant/stock.js';
 export { LATEST_ORDERS } from './queries/latest-orders.js';
 export { ORDER_HISTORY_MAX_ROWS } from './queries/order-history.js';

@@ -9,9 +9,6 @@ import type { SimTable } from './sim-ids.js';
 /** One stored record. */
 export type SimRecord = Record<string, unknown>;
 
-/** Fields the server owns: a body's values for them are ignored on POST. */
-export const SERVER_FIELDS: ReadonlySet<string> = new Set(['pgx', '_u_dyn', '_v', 'id_c']);
-
 /**
  * True when records of `table` carry `date_created`: all but shops and cash registers, whose read
  * shapes in the spec show none (`COLLECTION_INFO`), and categories, which are not a collection there.

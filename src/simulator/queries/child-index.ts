@@ -19,7 +19,7 @@ export class ChildIndex {
   }
 
   /** Ids of the children of `parentId`, in no particular order. */
-  childIdsOf(parentId: Id): readonly Id[] {
+  private childIdsOf(parentId: Id): readonly Id[] {
     return this.index().get(parentId) ?? [];
   }
 

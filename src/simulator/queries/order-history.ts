@@ -21,7 +21,7 @@ import type { SimRecord } from '../record.js';
 /** At most this many rows in `data`. */
 export const ORDER_HISTORY_MAX_ROWS = 2000;
 /** The value of `source` in order_history answers. */
-export const ORDER_HISTORY_SOURCE = 'order_history';
+const ORDER_HISTORY_SOURCE = 'order_history';
 
 /** Validated request of the report. */
 export interface OrderHistoryQuery {

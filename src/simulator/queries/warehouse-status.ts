@@ -9,7 +9,7 @@ import type { SimStore } from '../store/sim-store.js';
 import type { StockLedger } from './stock-ledger.js';
 
 /** The value of `source` in warehouse_status answers. */
-export const WAREHOUSE_STATUS_SOURCE = 'warehouse_status';
+const WAREHOUSE_STATUS_SOURCE = 'warehouse_status';
 
 /** Rows of the warehouse status report, ascending by product id. */
 export function warehouseStatus(store: SimStore, ledger: StockLedger, warehouse: SimRecord): { data: SimRecord[]; source: string } {

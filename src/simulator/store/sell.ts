@@ -6,7 +6,7 @@
 import { ValidationError } from '../../errors/index.js';
 import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
-import { PAYMENT_CODES } from '../tenant/sales.js';
+import { PAYMENT_CODES } from '../tenant/payment-codes.js';
 import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
 import type { SimStore } from './sim-store.js';
 
@@ -108,10 +108,11 @@ export function sell(store: SimStore, opts: SellOptions = {}): Sale {
       product_ean13: l.product.ean13 ?? null,
     }),
   );
+  const paymentType = PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]);
   const transaction = store.write('transactions', {
     _t: 'transactions',
     transaction_type: 1,
-    payment_type: PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]) >= 0 ? PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]) : 0,
+    payment_type: paymentType >= 0 ? paymentType : 0,
     ...refs,
     id_customer: customerId,
     id_order: order.id,

@@ -16,8 +16,6 @@ import { GENERIC_PRODUCTS, PRODUCTS_BY_CATEGORY, ean13 } from './words.js';
 export interface Catalog {
   products: TableData;
   product_price_matrix: TableData;
-  /** Category index of product p. */
-  categoryOf: Int32Array;
   /** Tax multiplier of product p (1.21 means 21 % VAT). */
   taxRateOf: Float64Array;
   /** Unit of product p (0 pieces, 1 kg, 2 litres). */
@@ -28,8 +26,6 @@ export interface Catalog {
   priceAt(p: number, t: number): number;
   /** A random product that exists and is not deleted at time t. */
   productAt(t: number, rng: Rng): number;
-  /** Product index of price row m. */
-  productOfRow: Int32Array;
 }
 
 const VARIANTS = ['malé', 'velké', 's sebou', 'bio', 'bez laktózy', 'dvojité', 'XL', 'sezónní'] as const;
@@ -45,7 +41,6 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
   strictlyIncreasing(times);
   const products = new TableData('products', times, ctx.rng('products.ids'));
 
-  const categoryOf = new Int32Array(P);
   const taxRateOf = new Float64Array(P);
   const unitOf = new Uint8Array(P);
   const basePrice = new Int32Array(P);
@@ -56,7 +51,6 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     const rng = ctx.rng('products', p);
     const created = times[p] as number;
     const k = rng.pick(leaves);
-    categoryOf[p] = k;
     const pool = namesFor(categories, k);
     const base = rng.pick(pool);
     const used = nameUses.get(base) ?? 0;
@@ -157,11 +151,9 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
   return {
     products,
     product_price_matrix: ppm,
-    categoryOf,
     taxRateOf,
     unitOf,
     product: (p) => records[p] as SimRecord,
-    productOfRow: rows.product,
     priceAt(p, t) {
       let price = basePrice[p] as number;
       const end = rows.rowStart[p + 1] as number;

@@ -13,8 +13,6 @@ import { buildSalesRecords, type SalesPlan } from './sales-records.js';
 import { TableData } from './table-data.js';
 import { DAY, distribute, strictlyIncreasing } from './timeline.js';
 
-export { PAYMENT_CODES } from './payment-codes.js';
-
 /** Generated sales and the facts stock history needs. */
 export interface Sales {
   shifts: TableData;
