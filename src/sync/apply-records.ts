@@ -3,7 +3,8 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import { splitHydrations, type SplitChild } from './hydrations.js';
+import { overlay } from './conflict-check.js';
+import { HYDRATIONS, splitHydrations, type SplitChild } from './hydrations.js';
 
 /** What applying a batch of server records did. */
 export interface ApplyResult {
@@ -17,15 +18,11 @@ export interface ApplyResult {
   maxV: number;
 }
 
-/** Child tables a collection's hydrations are split into. */
-const CHILD_TABLES: Partial<Record<CollectionName, CollectionName[]>> = {
-  products: ['product_price_matrix'],
-  orders: ['order_details'],
-};
-
 /** The tables a transaction applying records of `collection` must include. */
 export function applyTables(db: MirrorDb, collection: CollectionName | 'categories'): Table[] {
-  const names: string[] = [collection, ...(collection === 'categories' ? [] : (CHILD_TABLES[collection] ?? []))];
+  // The child table its hydrations are split into, if it has one.
+  const child = collection === 'categories' ? undefined : HYDRATIONS[collection]?.child;
+  const names: string[] = child ? [collection, child] : [collection];
   return [...names.map((n) => db.table(n)), db._sync_outbox];
 }
 
@@ -79,7 +76,8 @@ export async function applyServerRecords(
         return;
       }
       toUpdate.push({ ...entry, server: record });
-      toPut.push(overlay(record, local, entry.changed));
+      // The new server state with the app's changed fields laid on top.
+      toPut.push(local ? overlay(record, local, entry.changed) : record);
       result.deferred++;
       return;
     }
@@ -130,17 +128,6 @@ async function localsInRange(table: Table<StoredRecord, string>, ids: string[]):
   const found = new Map<string, StoredRecord>();
   for (const record of await table.where(':id').between(min, max, true, true).toArray()) found.set(record.id, record);
   return ids.map((id) => found.get(id));
-}
-
-/** The server record with the app's changed fields laid on top. */
-export function overlay(server: StoredRecord, local: StoredRecord | undefined, changed: readonly string[]): StoredRecord {
-  if (!local) return server;
-  const visible: StoredRecord = { ...server };
-  for (const field of changed) {
-    if (field in local) visible[field] = local[field];
-    else delete visible[field];
-  }
-  return visible;
 }
 
 async function pendingEntries(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {

@@ -7,6 +7,21 @@ export interface SplitChild {
   record: StoredRecord;
 }
 
+/** A hydration the server nests in records of a parent collection: its field, and the child table it is split into. */
+export interface Hydration {
+  field: string;
+  child: CollectionName;
+}
+
+/** The hydrations, by parent collection (DESIGN.md decision 8). */
+export const HYDRATIONS: Readonly<Partial<Record<CollectionName, Hydration>>> = {
+  products: { field: '__price_matrix_model', child: 'product_price_matrix' },
+  orders: { field: '__order_details', child: 'order_details' },
+};
+
+/** Child table by hydration field, derived from {@link HYDRATIONS}. */
+const CHILD_BY_FIELD = new Map<string, CollectionName>(Object.values(HYDRATIONS).map((h) => [h.field, h.child]));
+
 /**
  * Hydrations (`__price_matrix_model` in products, `__order_details` in an order fetched with its
  * items) are split into their own tables on the way in (DESIGN.md decision 8). Returns the parent
@@ -21,8 +36,8 @@ export function splitHydrations(record: StoredRecord): { record: StoredRecord; c
     stripped ??= { ...record };
     const value = record[key];
     delete stripped[key];
-    if (key === '__price_matrix_model') pushChildren(children, 'product_price_matrix', value);
-    else if (key === '__order_details') pushChildren(children, 'order_details', value);
+    const child = CHILD_BY_FIELD.get(key);
+    if (child) pushChildren(children, child, value);
   }
   return { record: stripped ?? record, children };
 }
