@@ -90,7 +90,21 @@ export interface OutboxEntry {
    * the next push compares it with the server, so a POST that did land is not taken for a
    * concurrent edit.
    */
-  sent?: { record: StoredRecord; fields: string[] } | undefined;
+  sent?: SentSnapshot | undefined;
+}
+
+/**
+ * What the last push of an entry sent when nobody knows whether the server applied it (the
+ * connection dropped, the answer was cut off, the server failed after the request). The next
+ * push compares it with the server state: if the server holds these values, that push landed,
+ * and the changes made since are all that is left; the app's own write is never mistaken for
+ * a concurrent edit by someone else.
+ */
+export interface SentSnapshot {
+  /** The record as sent (wire fields). */
+  record: StoredRecord;
+  /** The entry's changed fields when it was sent. */
+  fields: string[];
 }
 
 /** An unresolved conflict between a local edit and a server change. */

@@ -37,7 +37,7 @@ export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, 
       const locals = await table.bulkGet(moved.map((m) => m.item.entry.id));
       moved.forEach(({ item, current, serverMoved }, i) => {
         const local = locals[i] ?? item.record;
-        const sentBase: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
+        const sentBase = sentRecord(item);
         const changed = current.changed.filter((f) => !sameValue(local[f], sentBase[f]));
         if (changed.length === 0 && !serverMoved) {
           deletes.push(item.entry.seq);
@@ -108,9 +108,14 @@ export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[
  */
 export async function noteUnanswered(db: MirrorDb, items: readonly OutgoingRecord[], countAttempt: boolean): Promise<void> {
   await updateEntries(db, items, (current, item) => {
-    const sent: StoredRecord = { ...item.wire, _v: item.entry.base?._v ?? 0 };
+    const sent = sentRecord(item);
     return { ...withSent(current, sent, item.entry.changed), attempts: current.attempts + (countAttempt ? 1 : 0) };
   });
+}
+
+/** What was sent for an item, as a record: the POST element with the `_v` of the state it was built on (0 for a create). */
+function sentRecord(item: OutgoingRecord): StoredRecord {
+  return { ...item.wire, _v: item.entry.base?._v ?? 0 };
 }
 
 /**

@@ -86,7 +86,7 @@ export async function prepareCollection(
       if (outcome.rebased) {
         // The server has the record now: what goes out is an update of that state.
         current = {
-          ...(withoutSent(entry) as OutboxEntry & { seq: number }),
+          ...withoutSent(entry),
           base: outcome.base,
           server: null,
           changed: outcome.changed,
