@@ -82,8 +82,7 @@ export function createPusher(options: PusherOptions): Pusher {
   async function pushCollection(collection: CollectionName, counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
     const outgoing = await prepareCollection(db, collection, strategy, now, counts);
     if (outgoing.length === 0) return;
-    const sizes = new Map(outgoing.map((o) => [o, jsonBytes(o.wire)]));
-    const batches = planBatches(outgoing, limits, (o) => sizes.get(o) ?? 0);
+    const batches = planBatches(outgoing, limits, (o) => jsonBytes(o.wire));
     counts.batches += batches.length;
     const settled = settlementQueue(db, collection);
     try {
@@ -129,10 +128,20 @@ export function createPusher(options: PusherOptions): Pusher {
       }
       const named = readRejections((error as { body?: unknown }).body, batch.length);
       if (named) {
-        const bad = batch.filter((_, i) => named.has(i));
-        await markRejected(db, bad, [...named.keys()].sort((a, b) => a - b).map((i) => named.get(i) ?? ''));
+        // In batch order: the reason of each named record, and the rest to send again.
+        const bad: OutgoingRecord[] = [];
+        const reasons: string[] = [];
+        const rest: OutgoingRecord[] = [];
+        batch.forEach((item, i) => {
+          const reason = named.get(i);
+          if (reason === undefined) rest.push(item);
+          else {
+            bad.push(item);
+            reasons.push(reason);
+          }
+        });
+        await markRejected(db, bad, reasons);
         counts.rejected += bad.length;
-        const rest = batch.filter((_, i) => !named.has(i));
         if (rest.length > 0) await send(collection, rest, counts, signal, settled);
         return;
       }
