@@ -5,18 +5,18 @@ import { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
-import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
+import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
 import { applyReadRecords, ingestRecords } from '../sync/ingest.js';
 import { createLeaderElector } from '../sync/leader.js';
-import { removeLocal, saveLocal } from '../sync/local-edit.js';
+import { assertCollection, removeLocal, saveLocal } from '../sync/local-edit.js';
 import { retryRejected } from '../sync/outbox-retry.js';
 import { ObservableValue, type Observable } from '../sync/observable-value.js';
 import { createPuller } from '../sync/pull.js';
 import { createPusher } from '../sync/push.js';
 import { quarantineRows } from '../sync/quarantine.js';
-import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
+import type { ReconcileReport } from '../sync/reconcile.js';
 import { createScheduler, type FailureAction } from '../sync/scheduler.js';
 import type { SyncClient } from '../sync/sync-client.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
@@ -25,7 +25,7 @@ import { resolveIndexedDb } from './resolve-indexeddb.js';
 import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
 import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
 import { createSyncCycle } from './sync-cycle.js';
-import type { SyncReport } from './sync-report.js';
+import { emptyReport, type SyncReport } from './sync-report.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {
@@ -67,7 +67,7 @@ export interface Mirror {
   resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
   /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */
   ingest(collection: CollectionName, records: unknown[]): Promise<void>;
-  /** Polls `orders/latest/{id}` and applies what it finds; returns a function that stops it. */
+  /** Polls `orders/latest/{id}` every `intervalMs` (default 5 000) and applies what it finds; returns a function that stops it. */
   watchLatestOrders(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
   /** Replaces the API token; a sync stopped by an auth failure resumes. */
   setToken(token: string): void;
@@ -117,7 +117,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     client,
     conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
     now: env.now,
-    batch: { ...MIRROR_DEFAULTS.batch, ...options.batch },
+    batch: options.batch,
   });
 
   let closed = false;
@@ -183,11 +183,8 @@ export function createMirror(options: MirrorOptions): Mirror {
   const elector = createLeaderElector({
     db,
     name: `pos-cloud-mirror-leader:${name}`,
-    locks: env.locks,
-    leaseMs: options.leaderLeaseMs ?? 10_000,
-    now: env.now,
-    setTimeout: env.setTimeout,
-    clearTimeout: env.clearTimeout,
+    env,
+    leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
     onChange(leader) {
       setStatus({ leader, phase: leader ? 'idle' : started ? 'following' : status.value.phase });
       if (leader && started) scheduler.start();
@@ -217,14 +214,6 @@ export function createMirror(options: MirrorOptions): Mirror {
 
   function assertOpen(what: string): void {
     if (closed) throw new PosCloudError(`${what}: the mirror is closed`);
-  }
-
-  function assertCollection(collection: unknown, what: string): asserts collection is CollectionName {
-    if (!isCollectionName(collection)) {
-      throw new ValidationError(`${what}: unknown collection ${JSON.stringify(collection)}`, {
-        issues: [{ path: ['collection'], message: `must be one of ${COLLECTIONS.join(', ')}` }],
-      });
-    }
   }
 
   /** After a local edit, a started leader pushes soon instead of waiting for the next poll. */
@@ -271,8 +260,7 @@ export function createMirror(options: MirrorOptions): Mirror {
       const only = opts.collections;
       if (only !== undefined) only.forEach((c) => assertCollection(c, 'syncNow'));
       if (started && !elector.isLeader) {
-        const t = env.now();
-        return { ran: false, startedAt: t, finishedAt: t, pulls: [], push: undefined, categories: undefined, reconciled: [], collections: [] };
+        return emptyReport(false, env.now(), []);
       }
       try {
         const report = await runExclusive(() => runCycle(lifetime.signal, only));
@@ -285,14 +273,12 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
     async save(collection, record) {
       assertOpen('save');
-      assertCollection(collection, 'save');
       const id = await saveLocal(db, collection, record, { now: env.now() });
       nudge();
       return id;
     },
     async remove(collection, id) {
       assertOpen('remove');
-      assertCollection(collection, 'remove');
       await removeLocal(db, collection, id, { now: env.now() });
       nudge();
     },
@@ -306,7 +292,7 @@ export function createMirror(options: MirrorOptions): Mirror {
       only.forEach((c) => assertCollection(c, 'resync'));
       await runExclusive(async () => {
         for (const collection of only) await puller.reset(collection);
-        for (const collection of only) await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal: lifetime.signal });
+        for (const collection of only) await cycle.reconcile(collection, lifetime.signal);
       });
     },
     async reconcile(opts = {}) {
@@ -315,7 +301,7 @@ export function createMirror(options: MirrorOptions): Mirror {
       only.forEach((c) => assertCollection(c, 'reconcile'));
       return runExclusive(async () => {
         const reports: ReconcileReport[] = [];
-        for (const collection of only) reports.push(await reconcileCollection(collection, { db, client, pageLimit, skewMarginMs, now: env.now, signal: lifetime.signal }));
+        for (const collection of only) reports.push(await cycle.reconcile(collection, lifetime.signal));
         return reports;
       });
     },
@@ -338,7 +324,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
     watchLatestOrders(idCashRegister, opts = {}) {
       assertOpen('watchLatestOrders');
-      const intervalMs = opts.intervalMs ?? 5_000;
+      const intervalMs = opts.intervalMs ?? MIRROR_DEFAULTS.latestOrdersIntervalMs;
       const controller = new AbortController();
       let timer: unknown;
       const poll = async () => {

@@ -1,7 +1,10 @@
 import type { ExtraIndexes } from '../db/stores.js';
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
+import { isConflictStrategy } from '../sync/conflict-strategy.js';
 import type { SyncEnvironment } from '../sync/environment.js';
+import { DEFAULT_LEASE_MS } from '../sync/leader.js';
+import { BATCH_DEFAULTS } from '../sync/push-batches.js';
 import type { SyncClient } from '../sync/sync-client.js';
 import type { ConflictOption } from '../sync/push.js';
 
@@ -43,7 +46,7 @@ export interface MirrorOptions {
   environment?: Partial<SyncEnvironment>;
 }
 
-/** Defaults of {@link MirrorOptions}, in one place. */
+/** Defaults of {@link MirrorOptions} (and of `watchLatestOrders`' `intervalMs`), in one place. */
 export const MIRROR_DEFAULTS = {
   pollIntervalMs: 30_000,
   pageLimit: 400,
@@ -51,7 +54,10 @@ export const MIRROR_DEFAULTS = {
   reconcileIntervalMs: 86_400_000,
   conflict: 'merge',
   categories: true,
-  batch: { maxRecords: 100, maxBytes: 524_288 },
+  batch: BATCH_DEFAULTS,
+  leaderLeaseMs: DEFAULT_LEASE_MS,
+  /** Delay between two polls of `watchLatestOrders` (ms). */
+  latestOrdersIntervalMs: 5_000,
 } as const;
 
 /** Checks the options once, at creation, and names every bad one. */
@@ -80,10 +86,11 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   }
   if (options.pageLimit !== undefined && (options.pageLimit < 1 || !Number.isInteger(options.pageLimit))) bad('pageLimit', 'must be an integer of at least 1');
   const conflict = options.conflict;
-  if (conflict !== undefined && typeof conflict !== 'function' && !['merge', 'server-wins', 'client-wins'].includes(conflict)) {
+  if (conflict !== undefined && !isConflictStrategy(conflict)) {
     bad('conflict', "must be 'merge', 'server-wins', 'client-wins' or a resolver function");
   }
   if (issues.length > 0) {
-    throw new ValidationError(`createMirror: bad options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+    // Every issue has a path, and all of them are named (no "and N more").
+    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, Infinity)}`, { issues });
   }
 }

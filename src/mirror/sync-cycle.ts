@@ -3,9 +3,9 @@ import type { CollectionName } from '../schema/collections.js';
 import { pullCategories } from '../sync/pull-categories.js';
 import type { Puller } from '../sync/pull.js';
 import type { PushReport, Pusher } from '../sync/push.js';
-import { reconcileCollection } from '../sync/reconcile.js';
+import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
 import type { SyncClient } from '../sync/sync-client.js';
-import type { SyncReport } from './sync-report.js';
+import { emptyReport, type SyncReport } from './sync-report.js';
 
 /** What a sync cycle works with. */
 export interface SyncCycleOptions {
@@ -32,11 +32,17 @@ export interface SyncCycle {
   run(signal: AbortSignal, only?: readonly CollectionName[]): Promise<SyncReport>;
   /** Push the pending edits only: pull their collections (to rebase), push, read back what landed. */
   pushPending(signal: AbortSignal): Promise<void>;
+  /** One reconcile sweep of one collection: repairs records the deltas missed and removes vanished ones. */
+  reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport>;
 }
 
 /** Creates a {@link SyncCycle}. Callers serialize runs: two never overlap on one instance. */
 export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
   const { db, client, puller, pusher, now } = options;
+
+  function reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport> {
+    return reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal });
+  }
 
   /** Pushes, then pulls each collection that had records acknowledged, so the mirror holds the server's versions (`_v` and all). */
   async function pushAndReadBack(collections: readonly CollectionName[], signal: AbortSignal, report?: SyncReport): Promise<PushReport> {
@@ -57,9 +63,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       // A completed initial sync counts as a sweep: the first one is due an interval later.
       if (row.reconciledAt === undefined) await db._sync_checkpoints.update(collection, { reconciledAt: now() });
       else if (now() - row.reconciledAt >= options.reconcileIntervalMs) {
-        report.reconciled.push(
-          await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal }),
-        );
+        report.reconciled.push(await reconcile(collection, signal));
       }
     }
   }
@@ -70,16 +74,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const startedAt = now();
       const rows = await db._sync_checkpoints.bulkGet([...collections]);
       options.onStart(rows.some((r) => !r?.initialDone));
-      const report: SyncReport = {
-        ran: true,
-        startedAt,
-        finishedAt: startedAt,
-        pulls: [],
-        push: undefined,
-        categories: undefined,
-        reconciled: [],
-        collections: [...collections],
-      };
+      const report = emptyReport(true, startedAt, collections);
       for (const collection of collections) report.pulls.push(await puller.pull(collection, signal));
       if (!only && options.categories) report.categories = await pullCategories(db, client, signal, now);
       report.push = await pushAndReadBack(collections, signal, report);
@@ -89,10 +84,12 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
     },
     async pushPending(signal) {
       const entries = await db._sync_outbox.where('state').equals('pending').toArray();
-      const pending = options.collections.filter((c) => entries.some((e) => e.collection === c));
+      const withEntries = new Set(entries.map((e) => e.collection));
+      const pending = options.collections.filter((c) => withEntries.has(c));
       if (pending.length === 0) return;
       for (const collection of pending) await puller.pull(collection, signal);
       await pushAndReadBack(pending, signal);
     },
+    reconcile,
   };
 }

@@ -20,3 +20,17 @@ export interface SyncReport {
   /** Collections of this run. */
   collections: CollectionName[];
 }
+
+/** A report of a run that has done nothing yet (or, with `ran` false, of a run skipped): no pulls, no push, no sweep. */
+export function emptyReport(ran: boolean, startedAt: number, collections: readonly CollectionName[]): SyncReport {
+  return {
+    ran,
+    startedAt,
+    finishedAt: startedAt,
+    pulls: [],
+    push: undefined,
+    categories: undefined,
+    reconciled: [],
+    collections: [...collections],
+  };
+}

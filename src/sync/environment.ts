@@ -1,4 +1,7 @@
-import type { LockManagerLike } from './leader.js';
+/** The Web Locks API as far as leader election uses it (replaceable in tests). */
+export interface LockManagerLike {
+  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>;
+}
 
 /**
  * The browser globals the sync engine depends on, behind one interface so tests can replace

@@ -1,22 +1,18 @@
 import type { MirrorDb } from '../db/mirror-db.js';
+import type { LockManagerLike, SyncEnvironment } from './environment.js';
 
-/** The Web Locks API as far as leader election uses it (replaceable in tests). */
-export interface LockManagerLike {
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>;
-}
+/** Default lease of the leader where Web Locks are missing (ms). */
+export const DEFAULT_LEASE_MS = 10_000;
 
 /** Options of {@link createLeaderElector}. */
 export interface LeaderElectorOptions {
   db: MirrorDb;
   /** Lock name: one per database. */
   name: string;
-  /** Web Locks, when the runtime has them (`navigator.locks`). */
-  locks?: LockManagerLike | undefined;
+  /** Time, timers and Web Locks (`env.locks`, when the runtime has them: `navigator.locks`). */
+  env: SyncEnvironment;
   /** How long a lease lasts without renewal, for the fallback (ms). @default 10_000 */
   leaseMs?: number;
-  now?: () => number;
-  setTimeout?: (fn: () => void, ms: number) => unknown;
-  clearTimeout?: (handle: unknown) => void;
   /** Called with true when this instance becomes the leader, false when it stops being one. */
   onChange: (leader: boolean) => void;
 }
@@ -38,10 +34,9 @@ export interface LeaderElector {
  * lease has not been renewed for `leaseMs`.
  */
 export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
-  const now = options.now ?? Date.now;
-  const setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
-  const clearTimer = options.clearTimeout ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-  const leaseMs = options.leaseMs ?? 10_000;
+  const { env } = options;
+  const now = env.now;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const owner = `${now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let leader = false;
   let running = false;
@@ -85,7 +80,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       // A closed or failing database cannot hold a lease: step down and try again later.
       if (running) become(false);
     }
-    if (running) timer = setTimer(() => void campaign(), leaseMs / 3);
+    if (running) timer = env.setTimeout(() => void campaign(), leaseMs / 3);
   }
 
   return {
@@ -95,16 +90,16 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
     start() {
       if (running) return;
       running = true;
-      if (options.locks) startWithLocks(options.locks);
+      if (env.locks) startWithLocks(env.locks);
       else void campaign();
     },
     async stop() {
       running = false;
-      if (timer !== undefined) clearTimer(timer);
+      if (timer !== undefined) env.clearTimeout(timer);
       controller?.abort();
       release?.();
       release = undefined;
-      if (!options.locks && leader) {
+      if (!env.locks && leader) {
         await options.db
           .transaction('rw', options.db._sync_meta, async () => {
             const row = await options.db._sync_meta.get('leader');

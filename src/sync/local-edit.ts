@@ -144,7 +144,8 @@ async function writeEdit(db: MirrorDb, collection: CollectionName, record: Store
   if (entry.state === 'conflict') await db._sync_conflicts.update(conflictKey(collection, edit.id), { local: record });
 }
 
-function assertCollection(collection: unknown, what: string): asserts collection is CollectionName {
+/** Throws a `ValidationError` (`<what>: unknown collection ...`) unless `collection` is one of {@link COLLECTIONS}. */
+export function assertCollection(collection: unknown, what: string): asserts collection is CollectionName {
   if (!isCollectionName(collection)) {
     throw new ValidationError(`${what}: unknown collection ${JSON.stringify(collection)}`, {
       issues: [{ path: ['collection'], message: `must be one of ${COLLECTIONS.join(', ')}` }],

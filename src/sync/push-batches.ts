@@ -13,7 +13,7 @@ export interface BatchLimits {
 }
 
 /** Every default of {@link BatchLimits}. */
-export const BATCH_DEFAULTS: BatchLimits = { maxRecords: 100, maxBytes: 512 * 1024 };
+export const BATCH_DEFAULTS = { maxRecords: 100, maxBytes: 524_288 } as const satisfies BatchLimits;
 
 /**
  * Cuts items (already in push order) into consecutive batches of at most `maxRecords` items
