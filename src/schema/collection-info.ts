@@ -1,3 +1,4 @@
+import { TABLE_IDS, type TableName } from '../ids/table-ids.js';
 import type { CollectionName } from './collections.js';
 
 /** What the rest of the library needs to know about one collection, beyond its schemas. */
@@ -30,13 +31,16 @@ export interface CollectionInfo<C extends CollectionName = CollectionName> {
   readonly defaultLimit: number;
 }
 
-/** One entry: the spec's general rules, with the collection's own exceptions in `overrides`. */
+/**
+ * One entry: the spec's general rules, with the collection's own exceptions in `overrides`. The
+ * table id comes from {@link TABLE_IDS} (`undefined` for a collection without one).
+ */
 function info<C extends CollectionName>(
   name: C,
-  tableId: number | undefined,
   indexes: readonly string[],
   overrides: Partial<Pick<CollectionInfo, 'defaultDirection' | 'hasDateCreated' | 'maxLimit' | 'defaultLimit'>> = {},
 ): CollectionInfo<C> {
+  const tableId = Object.prototype.hasOwnProperty.call(TABLE_IDS, name) ? TABLE_IDS[name as TableName] : undefined;
   return {
     name,
     _t: name,
@@ -57,23 +61,22 @@ function info<C extends CollectionName>(
  * need the network, default traversal direction, and page limits (orders: default 250, max 2000).
  */
 export const COLLECTION_INFO: { readonly [C in CollectionName]: CollectionInfo<C> } = {
-  products: info('products', 11, ['id_category', 'barcode', 'ean13', 'sku', 'name']),
-  customers: info('customers', 2, ['email', 'barcode', 'lastname']),
-  product_price_matrix: info('product_price_matrix', 12, ['id_product']),
-  shops: info('shops', undefined, [], { hasDateCreated: false }),
-  cash_registers: info('cash_registers', undefined, ['id_shop'], { hasDateCreated: false }),
-  employees: info('employees', 4, []),
-  park_locations: info('park_locations', undefined, []),
-  shifts: info('shifts', undefined, [], { defaultDirection: 'backward' }),
-  stock_history: info('stock_history', 16, ['id_stockup', 'id_warehouse', 'id_record']),
-  stockup: info('stockup', 18, ['id_warehouse']),
-  transactions: info('transactions', 22, ['id_order', 'id_customer'], { defaultDirection: 'backward' }),
-  warehouses: info('warehouses', 25, []),
+  products: info('products', ['id_category', 'barcode', 'ean13', 'sku', 'name']),
+  customers: info('customers', ['email', 'barcode', 'lastname']),
+  product_price_matrix: info('product_price_matrix', ['id_product']),
+  shops: info('shops', [], { hasDateCreated: false }),
+  cash_registers: info('cash_registers', ['id_shop'], { hasDateCreated: false }),
+  employees: info('employees', []),
+  park_locations: info('park_locations', []),
+  shifts: info('shifts', [], { defaultDirection: 'backward' }),
+  stock_history: info('stock_history', ['id_stockup', 'id_warehouse', 'id_record']),
+  stockup: info('stockup', ['id_warehouse']),
+  transactions: info('transactions', ['id_order', 'id_customer'], { defaultDirection: 'backward' }),
+  warehouses: info('warehouses', []),
   orders: info(
     'orders',
-    7,
     ['id_cash_register', 'id_customer', 'id_shop', 'id_shift', 'id_employee', 'date_created'],
     { defaultDirection: 'backward', maxLimit: 2000, defaultLimit: 250 },
   ),
-  order_details: info('order_details', 6, ['id_order', 'id_product', 'id_customer', 'id_cash_register']),
+  order_details: info('order_details', ['id_order', 'id_product', 'id_customer', 'id_cash_register']),
 };

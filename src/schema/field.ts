@@ -11,14 +11,12 @@ export interface Kind<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.Z
 }
 
 /**
- * One field of a resource table, in both faces. Read faces are lenient: every field but `id`
- * and `_v` may be missing, optional ones may be null, and format rules (e-mail, lengths, enums,
- * ranges) are not checked, because a server record is never rejected for what the mirror can use.
+ * One field of a resource table, in both faces: a {@link Kind} whose presence is decided. Read
+ * faces are lenient: every field but `id` and `_v` may be missing, optional ones may be null, and
+ * format rules (e-mail, lengths, enums, ranges) are not checked, because a server record is never
+ * rejected for what the mirror can use.
  */
-export interface Field<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
-  readonly write: W;
-  readonly read: R;
-}
+export type Field<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> = Kind<W, R>;
 
 /** The fields of one resource table, by wire name. */
 export type Fields = Record<string, Field>;
@@ -33,7 +31,7 @@ const readBoolean = z.boolean();
 const lenientFaces = new WeakMap<z.ZodType, z.ZodType>();
 
 /** `read`, also allowing null and a missing key: one shared schema per read face. */
-function lenient<R extends z.ZodType>(read: R): Lenient<R> {
+export function lenient<R extends z.ZodType>(read: R): Lenient<R> {
   let face = lenientFaces.get(read);
   if (face === undefined) {
     face = read.nullable().optional();
@@ -66,7 +64,7 @@ export function num(rule: { min?: number } = {}): Kind<z.ZodNumber, z.ZodNumber>
 
 /** A time: integer Unix milliseconds (spec convention 1). */
 export function time(): Kind<z.ZodInt, z.ZodNumber> {
-  return { write: z.int(), read: readNumber };
+  return int();
 }
 
 /** `string`, optionally of exactly `length` characters. */
@@ -111,8 +109,8 @@ export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W,
  * quarantined for an unset reference: the mirror would lose it for nothing), but when present it
  * must be an id, since the mirror relates records through it.
  */
-export function requiredRef(): Field<typeof idField, z.ZodOptional<z.ZodNullable<typeof idValue>>> {
-  return { write: idField, read: lenient(idValue) };
+export function requiredRef(): Field<typeof idField, Lenient<typeof idValue>> {
+  return required(id());
 }
 
 /**

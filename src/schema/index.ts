@@ -14,6 +14,7 @@ export {
 export { idFieldsOf, isIdFieldName, normalizeIdFields } from './id-fields.js';
 export { parseRecord, type ParseRecordResult } from './parse-record.js';
 export { validateWrite, type ValidateWriteOptions } from './validate-write.js';
+export { isReadOnlyKey } from './record-schema.js';
 export { categoryNodeSchema, categoryWriteSchema } from './records/categories.js';
 export { warehouseStatusRowSchema, warehouseStatusSchema } from './records/warehouse-status.js';
 export { moneyToDecimalString, decimalToMoney, formatMoney } from './money.js';

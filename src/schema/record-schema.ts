@@ -5,13 +5,13 @@ import { normalizeIdFields } from './id-fields.js';
 import { currentTime } from './write-clock.js';
 
 /** Write shape of a field table: each field's write face. */
-export type WriteShape<F extends Fields> = { -readonly [K in keyof F]: F[K]['write'] };
+type WriteShape<F extends Fields> = { -readonly [K in keyof F]: F[K]['write'] };
 
 /** Read shape of a field table: each field's read face. */
-export type ReadShape<F extends Fields> = { -readonly [K in keyof F]: F[K]['read'] };
+type ReadShape<F extends Fields> = { -readonly [K in keyof F]: F[K]['read'] };
 
 /** The two faces of one resource. */
-export interface RecordSchemas<R extends z.ZodType = z.ZodType, W extends z.ZodType = z.ZodType> {
+interface RecordSchemas<R extends z.ZodType = z.ZodType, W extends z.ZodType = z.ZodType> {
   /** What the server sends: lenient, keeps unknown fields, rejects only what the mirror cannot use. */
   readonly read: R;
   /** What a local edit must satisfy before it is stored and pushed; fills every documented default. */

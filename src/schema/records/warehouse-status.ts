@@ -1,31 +1,34 @@
 import { z } from 'zod';
-import { idField, optionalNullableIdField } from '../id-field.js';
+import { lenient } from '../field.js';
+import { idValue } from '../id-field.js';
 import { normalizeIdFields } from '../id-fields.js';
 
-const maybe = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+const text = lenient(z.string());
+const figure = lenient(z.number());
 
 /**
  * One row of the warehouse_status report: stock of one product in one warehouse. Read leniently
  * like records: unknown fields kept, ids canonical, wrong types rejected, missing figures allowed.
+ * Id fields are checked here and canonicalized, described or not, by the one `normalizeIdFields` pass.
  */
 export const warehouseStatusRowSchema = z
   .looseObject({
-    id_c: optionalNullableIdField,
-    id_warehouse: idField,
-    id_product: idField,
-    id_category: optionalNullableIdField,
-    wname: maybe(z.string()), // warehouse name
-    pname: maybe(z.string()), // product name
-    cname: maybe(z.string()), // category name
-    barcode: maybe(z.string()),
-    ean13: maybe(z.string()),
-    unit: maybe(z.number()),
-    qty_cnt: maybe(z.number()),
-    qty_sum: maybe(z.number()),
-    qty_avg: maybe(z.number()),
-    date_updated: maybe(z.number()),
-    pp_avg: maybe(z.number()), // purchase price figures (x1000)
-    pp_unit: maybe(z.number()),
+    id_c: lenient(idValue),
+    id_warehouse: idValue,
+    id_product: idValue,
+    id_category: lenient(idValue),
+    wname: text, // warehouse name
+    pname: text, // product name
+    cname: text, // category name
+    barcode: text,
+    ean13: text,
+    unit: figure,
+    qty_cnt: figure,
+    qty_sum: figure,
+    qty_avg: figure,
+    date_updated: figure,
+    pp_avg: figure, // purchase price figures (x1000)
+    pp_unit: figure,
   })
   .overwrite(normalizeIdFields);
 
