@@ -1,4 +1,5 @@
 import type { StoredRecord } from '../db/sync-rows.js';
+import { isReadOnlyKey } from '../schema/index.js';
 
 /** The outcome of a three-way merge of one record. */
 export interface MergeResult {
@@ -16,7 +17,7 @@ export interface MergeResult {
  * The merged record takes them from the server.
  */
 export function isMetaField(field: string): boolean {
-  return field === '_v' || field === 'id' || field === '_t' || field === 'pgx' || field === '_u_dyn' || field.startsWith('__');
+  return field === '_v' || field === 'id' || field === '_t' || isReadOnlyKey(field);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Id } from '../ids/id.js';
 import type { StoredRecord } from '../db/sync-rows.js';
+import { isReadOnlyKey } from '../schema/index.js';
 
 /**
  * A record as it goes out in a POST body: wire field names, ids still canonical strings (the
@@ -17,7 +18,7 @@ export type WireRecord = { id: Id; [field: string]: unknown };
  * - `__*` hydrations are split into their own tables and never written back.
  */
 export function isStrippedField(field: string): boolean {
-  return field === '_v' || field === 'pgx' || field === '_u_dyn' || field.startsWith('__');
+  return field === '_v' || isReadOnlyKey(field);
 }
 
 /** The record without the fields a POST never carries; everything else, unknown fields included, is kept. */
