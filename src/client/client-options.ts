@@ -115,7 +115,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     bad('clientUserAgentHeader', 'must be true or false');
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') bad('fetch', 'must be a function');
-  if (options.timeoutMs !== undefined) checkPositive(options.timeoutMs, 'timeoutMs', bad);
+  if (options.timeoutMs !== undefined && !isPositiveMs(options.timeoutMs)) bad('timeoutMs', POSITIVE_MS_MESSAGE);
   if (options.random !== undefined && typeof options.random !== 'function') bad('random', 'must be a function');
   if (options.sleep !== undefined && typeof options.sleep !== 'function') bad('sleep', 'must be a function');
 
@@ -162,8 +162,12 @@ export function checkToken(token: unknown, name: string, bad: (path: string, mes
   else if (!HEADER_VALUE.test(token)) bad(name, 'must hold only visible ASCII characters (it is sent in the Authorization header)');
 }
 
-function checkPositive(value: unknown, name: string, bad: (path: string, message: string) => void): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) bad(name, 'must be a finite number of ms > 0');
+/** What a bad time limit (`timeoutMs`) is told, wherever it is checked. */
+export const POSITIVE_MS_MESSAGE = 'must be a finite number of ms > 0';
+
+/** True for a valid time limit in ms: a finite number > 0. */
+export function isPositiveMs(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
 
 function checkBaseUrl(value: unknown, bad: (path: string, message: string) => void): string {

@@ -1,19 +1,20 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { stringifyJson } from '../json/index.js';
 import { warehouseStatusSchema } from '../schema/index.js';
+import { toValidationIssues } from '../schema/issues.js';
 import { checkToken, resolveClientOptions, type ClientOptions } from './client-options.js';
 import type { Client } from './client.js';
 import { checkCallOptions, requireId } from './endpoint-args.js';
 import { fetchLatestOrders } from './latest-orders.js';
 import { createListEndpoints } from './list-endpoints.js';
 import { assertCollection } from './list-query.js';
-import { createPathForms } from './path-forms.js';
-import { collectRecords, expectArray, expectRecord, invalidBody } from './read-body.js';
-import { wholeRecordPage } from './record-page.js';
+import { createPathForms, listPathPair } from './path-forms.js';
+import { expectRecord, invalidBody } from './read-body.js';
+import { readWholeRecordPage } from './record-page.js';
 import { prepareOrderHistoryBody, prepareWarehouseStatusBody } from './reports.js';
 import { createRequester, type CallOptions, type JsonResponse, type RequestPolicy } from './requester.js';
 import { isIdempotentBody, prepareSaveBody } from './save-body.js';
-import { createTransport, type RequestSpec } from './transport.js';
+import { createTransport } from './transport.js';
 
 /** Reads are idempotent; so are the reports, which only read (retried like a GET). */
 const READ: RequestPolicy = { idempotent: true };
@@ -78,12 +79,8 @@ export function createClient(options: ClientOptions): Client {
 
     async categories(options) {
       const call = checkCallOptions(options, 'categories');
-      const current: RequestSpec = { method: 'GET', path: 'categories' };
-      const legacy: RequestSpec = { ...current, path: 'categories/list' };
-      const response = await forms.send('list:categories', { current, legacy }, (spec) => request(spec, READ, call));
-      const values = expectArray(response, 'categories');
-      const roots = collectRecords('categories', values);
-      return wholeRecordPage(roots.records, roots.rejected, response, values.length);
+      const response = await forms.send('list:categories', listPathPair('categories'), (spec) => request(spec, READ, call));
+      return readWholeRecordPage('categories', response);
     },
 
     async priceByProductId(idProduct, options) {
@@ -111,10 +108,7 @@ export function createClient(options: ClientOptions): Client {
       const response = await post('reports/generic/warehouse_status', prepareWarehouseStatusBody(body, where), READ, call);
       const result = warehouseStatusSchema.safeParse(response.value);
       if (result.success) return result.data;
-      throw invalidBody(
-        response,
-        result.error.issues.map((i) => ({ path: i.path.filter((k): k is string | number => typeof k !== 'symbol'), message: i.message })),
-      );
+      throw invalidBody(response, toValidationIssues(result.error.issues));
     },
 
     async orderHistory(body, options) {

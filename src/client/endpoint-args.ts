@@ -1,5 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
+import { isPositiveMs, POSITIVE_MS_MESSAGE } from './client-options.js';
 import type { CallOptions } from './requester.js';
 
 /**
@@ -27,9 +28,7 @@ export function checkCallOptions(options: CallOptions | undefined, where: string
     if (signal !== undefined && !(typeof signal === 'object' && signal !== null && 'aborted' in signal)) {
       issues.push({ path: ['signal'], message: 'must be an AbortSignal' });
     }
-    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      issues.push({ path: ['timeoutMs'], message: 'must be a finite number of ms > 0' });
-    }
+    if (timeoutMs !== undefined && !isPositiveMs(timeoutMs)) issues.push({ path: ['timeoutMs'], message: POSITIVE_MS_MESSAGE });
   }
   if (issues.length > 0) {
     throw new ValidationError(`${where}: invalid options: ${issues.map((i) => `${i.path.join('.') || '(options)'} ${i.message}`).join('; ')}`, { issues });

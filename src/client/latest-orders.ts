@@ -4,8 +4,7 @@ import type { Order } from '../schema/index.js';
 import type { LatestOrdersQuery } from './client.js';
 import { checkCallOptions, requireId } from './endpoint-args.js';
 import type { PathForms } from './path-forms.js';
-import { collectRecords, expectArray } from './read-body.js';
-import { wholeRecordPage, type RecordPage } from './record-page.js';
+import { readWholeRecordPage, type RecordPage } from './record-page.js';
 import type { JsonResponse, Requester } from './requester.js';
 import type { RequestSpec } from './transport.js';
 
@@ -38,8 +37,5 @@ export async function fetchLatestOrders(request: Requester, forms: PathForms, id
     Array.isArray(response.value) && response.value.some((raw) => tryToId((raw as { id_cash_register?: unknown } | null)?.id_cash_register) === register);
   const response = await forms.send('orders/latest', { current, legacy }, send, proves);
 
-  const values = expectArray(response, 'orders');
-  const found = collectRecords('orders', values);
-  const records = usedLegacy ? found.records.filter((order) => order.id_cash_register === register) : found.records;
-  return wholeRecordPage(records, found.rejected, response, values.length);
+  return readWholeRecordPage('orders', response, usedLegacy ? (order) => order.id_cash_register === register : undefined);
 }

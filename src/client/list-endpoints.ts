@@ -4,17 +4,20 @@ import type { RecordOf } from '../schema/index.js';
 import type { Client, PagesQuery } from './client.js';
 import { checkCallOptions } from './endpoint-args.js';
 import { assertCollection, listSearchParams, resolveListQuery, type ResolvedListQuery } from './list-query.js';
-import { ORDERS_MAX_RESPONSE_BYTES, SIZE_FAILURE_STATUSES } from './page-sizer.js';
+import { isSizeFailure, ORDERS_MAX_RESPONSE_BYTES } from './page-sizer.js';
 import { paginate } from './paginate.js';
-import type { PathForms } from './path-forms.js';
+import { listPathPair, type PathForms } from './path-forms.js';
 import { toRawPage, type RawPage } from './raw-page.js';
 import { readRecordPage } from './record-page.js';
 import type { CallOptions, JsonResponse, Requester, RequestPolicy } from './requester.js';
 import type { RequestSpec } from './transport.js';
 
-/** Collections whose list also exists in the earlier `/<collection>/list` form (spec: Path forms). */
-export const LEGACY_LIST_FORM: ReadonlySet<string> = new Set([
-  'products', 'product_price_matrix', 'categories', 'shops', 'cash_registers', 'customers', 'orders', 'order_details',
+/**
+ * Collections whose list also exists in the earlier `/<collection>/list` form (spec: Path forms).
+ * Categories have it too; their endpoint is not a collection list and sends both forms itself.
+ */
+const LEGACY_LIST_FORM: ReadonlySet<CollectionName> = new Set<CollectionName>([
+  'products', 'product_price_matrix', 'shops', 'cash_registers', 'customers', 'orders', 'order_details',
 ]);
 
 /**
@@ -23,20 +26,24 @@ export const LEGACY_LIST_FORM: ReadonlySet<string> = new Set([
  * a `ValidationError` (from `pages` at once, from `list` as a rejection).
  */
 export function createListEndpoints(request: Requester, forms: PathForms): Pick<Client, 'list' | 'pages'> {
-  async function fetchRawPage(collection: CollectionName, query: ResolvedListQuery, call: CallOptions, shrinkable: boolean): Promise<RawPage> {
-    const policy: RequestPolicy = shrinkable ? { idempotent: true, giveUpOn: SIZE_FAILURE_STATUSES } : { idempotent: true };
+  async function fetchRawPage(
+    collection: CollectionName,
+    query: ResolvedListQuery,
+    call: CallOptions,
+    shrinkable: boolean,
+    capBytes: number | undefined,
+  ): Promise<RawPage> {
+    const policy: RequestPolicy = shrinkable ? { idempotent: true, giveUpOn: isSizeFailure } : { idempotent: true };
     const send = (spec: RequestSpec): Promise<JsonResponse> => request(spec, policy, call);
-    const current: RequestSpec = { method: 'GET', path: collection, query: listSearchParams(query) };
-    const response = LEGACY_LIST_FORM.has(collection)
-      ? await forms.send(`list:${collection}`, { current, legacy: { ...current, path: `${collection}/list` } }, send)
-      : await send(current);
+    const paths = listPathPair(collection, listSearchParams(query));
+    const response = LEGACY_LIST_FORM.has(collection) ? await forms.send(`list:${collection}`, paths, send) : await send(paths.current);
     return toRawPage(collection, response.value, {
       request: response.request,
       idStart: query.idStart,
       limit: query.limit,
       bytes: response.bytes,
       serverTime: response.serverTime,
-      capBytes: collection === 'orders' ? ORDERS_MAX_RESPONSE_BYTES : undefined,
+      capBytes,
     });
   }
 
@@ -47,13 +54,14 @@ export function createListEndpoints(request: Requester, forms: PathForms): Pick<
     if (query.onPage !== undefined && typeof query.onPage !== 'function') {
       throw new ValidationError(`${where}: onPage must be a function`, { issues: [{ path: ['onPage'], message: 'must be a function' }] });
     }
+    const maxBytes = collection === 'orders' ? ORDERS_MAX_RESPONSE_BYTES : undefined;
     const io = {
       fetchRaw: (q: ResolvedListQuery, shrinkable: boolean, stop: AbortSignal) =>
-        fetchRawPage(collection, q, timeoutMs === undefined ? { signal: stop } : { signal: stop, timeoutMs }, shrinkable),
+        fetchRawPage(collection, q, timeoutMs === undefined ? { signal: stop } : { signal: stop, timeoutMs }, shrinkable, maxBytes),
       read: (raw: RawPage) => readRecordPage(collection, raw),
     };
     return paginate<RecordOf<C>>(collection, resolved, io, {
-      maxBytes: collection === 'orders' ? ORDERS_MAX_RESPONSE_BYTES : undefined,
+      maxBytes,
       onPage: query.onPage?.bind(query),
       signal,
       prefetch,

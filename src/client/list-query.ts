@@ -2,6 +2,7 @@ import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO } from '../schema/index.js';
+import { isPositiveMs, POSITIVE_MS_MESSAGE } from './client-options.js';
 import type { CallOptions } from './requester.js';
 
 /** Traversal order (spec: Pagination): `forward` ascending by id (oldest first), `backward` newest first. */
@@ -65,9 +66,7 @@ export function resolveListQuery(collection: CollectionName, query: ListQuery, w
   if (versionStart !== undefined && (!Number.isSafeInteger(versionStart) || versionStart < 0)) {
     issues.push({ path: ['versionStart'], message: `must be an integer time in ms >= 0, got ${String(versionStart)}` });
   }
-  if (query.timeoutMs !== undefined && !(typeof query.timeoutMs === 'number' && query.timeoutMs > 0 && Number.isFinite(query.timeoutMs))) {
-    issues.push({ path: ['timeoutMs'], message: 'must be a finite number of ms > 0' });
-  }
+  if (query.timeoutMs !== undefined && !isPositiveMs(query.timeoutMs)) issues.push({ path: ['timeoutMs'], message: POSITIVE_MS_MESSAGE });
   if (issues.length > 0) {
     throw new ValidationError(`${where}: invalid list query for ${collection}: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { issues });
   }

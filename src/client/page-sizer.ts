@@ -1,3 +1,5 @@
+import { HttpError } from '../errors/index.js';
+
 /** The orders list's response cap (spec: Limits): returned JSON cannot exceed 6 MB. */
 export const ORDERS_MAX_RESPONSE_BYTES = 6_000_000;
 
@@ -6,6 +8,11 @@ export const ORDERS_MAX_RESPONSE_BYTES = 6_000_000;
  * simulator answers 500). The pager answers them by halving the page instead of waiting.
  */
 export const SIZE_FAILURE_STATUSES: ReadonlySet<number> = new Set([500, 413]);
+
+/** True for the plain `HttpError` of a {@link SIZE_FAILURE_STATUSES} status: a page too big for the server. */
+export function isSizeFailure(error: unknown): boolean {
+  return error instanceof HttpError && error.constructor === HttpError && SIZE_FAILURE_STATUSES.has(error.status);
+}
 
 /** Share of a cap a page may be expected to fill. */
 const HEADROOM = 0.75;

@@ -1,8 +1,7 @@
-import { HttpError } from '../errors/index.js';
 import { compareIds, type Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { Direction, ResolvedListQuery } from './list-query.js';
-import { createPageSizer, SIZE_FAILURE_STATUSES } from './page-sizer.js';
+import { createPageSizer, isSizeFailure } from './page-sizer.js';
 import { PaginationError } from './pagination-error.js';
 import type { RawPage } from './raw-page.js';
 import type { RecordPage } from './record-page.js';
@@ -110,11 +109,7 @@ export async function* paginate<T>(
 }
 
 /** True when `next` lies beyond `previous` in the traversal's direction. */
-export function isAhead(next: Id, previous: Id, direction: Direction): boolean {
+function isAhead(next: Id, previous: Id, direction: Direction): boolean {
   const order = compareIds(next, previous);
   return direction === 'forward' ? order > 0 : order < 0;
-}
-
-function isSizeFailure(error: unknown): boolean {
-  return error instanceof HttpError && error.constructor === HttpError && SIZE_FAILURE_STATUSES.has(error.status);
 }

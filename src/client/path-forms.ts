@@ -1,4 +1,5 @@
 import { isHttpError } from '../errors/index.js';
+import type { RequestSpec } from './transport.js';
 
 /** The two generations of a path (spec: Endpoints, Path forms). */
 export interface PathPair<S> {
@@ -6,6 +7,15 @@ export interface PathPair<S> {
   current: S;
   /** The earlier form (`<collection>/list`, `orders/latest`). */
   legacy: S;
+}
+
+/**
+ * The two forms of a list path (spec: Path forms): `GET <name>` and the earlier `GET <name>/list`,
+ * both with `query` when one is given.
+ */
+export function listPathPair(name: string, query?: Readonly<Record<string, string>>): PathPair<RequestSpec> {
+  const current: RequestSpec = query === undefined ? { method: 'GET', path: name } : { method: 'GET', path: name, query };
+  return { current, legacy: { ...current, path: `${name}/list` } };
 }
 
 /** Remembers, per endpoint, which path form the server speaks. */

@@ -20,6 +20,8 @@ export interface RawPage {
   serverTime: number | undefined;
   /** Id of the last raw record with a readable id. */
   cursor: Id | undefined;
+  /** Indexes in `values` of the raw records that repeat the `id_start` record, ascending. */
+  repeats: readonly number[];
   /** Raw records other than a repeat of the `id_start` record. */
   fresh: number;
   /** Fewer raw records than `limit`, and not suspected of having been cut at the size cap. */
@@ -41,9 +43,10 @@ export interface RawPageContext {
 }
 
 /**
- * Checks that a list body is an array and works out its cursor, fresh count and end: the last
- * page is the one with fewer raw records than `limit` (spec: Pagination rule 2); the record named
- * by `id_start` does not count as fresh (spec gap: whether the server repeats it is not shown).
+ * Checks that a list body is an array and works out its cursor, repeats, fresh count and end: the
+ * last page is the one with fewer raw records than `limit` (spec: Pagination rule 2); the record
+ * named by `id_start` is found once here (its `repeats`) and does not count as fresh (spec gap:
+ * whether the server repeats it is not shown).
  */
 export function toRawPage(collection: string, value: unknown, context: RawPageContext): RawPage {
   if (!Array.isArray(value)) {
@@ -56,8 +59,8 @@ export function toRawPage(collection: string, value: unknown, context: RawPageCo
   const repeated = context.idStart === undefined || context.idStart === '0' ? undefined : context.idStart;
   let cursor: Id | undefined;
   for (let index = value.length - 1; index >= 0 && cursor === undefined; index--) cursor = rawId(value[index]);
-  let fresh = value.length;
-  if (repeated !== undefined) for (const raw of value) if (rawId(raw) === repeated) fresh--;
+  const repeats: number[] = [];
+  if (repeated !== undefined) for (let index = 0; index < value.length; index++) if (rawId(value[index]) === repeated) repeats.push(index);
   const nearCap = context.capBytes !== undefined && context.bytes >= context.capBytes * CUT_SUSPICION;
   return {
     values: value,
@@ -67,7 +70,8 @@ export function toRawPage(collection: string, value: unknown, context: RawPageCo
     bytes: context.bytes,
     serverTime: context.serverTime,
     cursor,
-    fresh,
+    repeats,
+    fresh: value.length - repeats.length,
     done: value.length < context.limit && !nearCap,
   };
 }

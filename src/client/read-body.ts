@@ -9,15 +9,25 @@ export interface Collected<T> {
   rejected: RejectedRecord[];
 }
 
-/** Reads every element of `raws` with the read face of `schema`; failures are collected, not thrown. */
-export function collectRecords<C extends SchemaName>(schema: C, raws: readonly unknown[]): Collected<RecordTypes[C]> {
+/**
+ * Reads every element of `raws` with the read face of `schema`; failures are collected, not thrown.
+ * Elements whose index `skip` accepts are left out of both lists; a rejected record keeps its index
+ * in `raws`.
+ */
+export function collectRecords<C extends SchemaName>(
+  schema: C,
+  raws: readonly unknown[],
+  skip?: (index: number) => boolean,
+): Collected<RecordTypes[C]> {
   const records: RecordTypes[C][] = [];
   const rejected: RejectedRecord[] = [];
-  raws.forEach((raw, index) => {
+  for (let index = 0; index < raws.length; index++) {
+    if (skip?.(index)) continue;
+    const raw: unknown = raws[index];
     const result = parseRecord(schema, raw);
     if (result.ok) records.push(result.record);
     else rejected.push({ collection: schema, index, raw, issues: result.issues });
-  });
+  }
   return { records, rejected };
 }
 

@@ -1,8 +1,10 @@
 import type { ValidationIssue } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import { parseRecord, type RecordOf, type SchemaName } from '../schema/index.js';
-import { rawId, type RawPage } from './raw-page.js';
+import type { RecordOf, RecordTypes, SchemaName } from '../schema/index.js';
+import type { RawPage } from './raw-page.js';
+import { collectRecords, expectArray } from './read-body.js';
+import type { JsonResponse } from './requester.js';
 
 /** A record of a list page that failed its read schema: kept for quarantine, not dropped. */
 export interface RejectedRecord {
@@ -54,17 +56,9 @@ export type RecordPage<T> = T[] & Page<T>;
  * kept); records that fail go to `rejected`. A repeat of the `id_start` record is dropped.
  */
 export function readRecordPage<C extends CollectionName>(collection: C, page: RawPage): RecordPage<RecordOf<C>> {
-  const repeated = page.idStart === undefined || page.idStart === '0' ? undefined : page.idStart;
-  const records: RecordOf<C>[] = [];
-  const rejected: RejectedRecord[] = [];
-  const values = page.values;
-  for (let index = 0; index < values.length; index++) {
-    const raw: unknown = values[index];
-    if (repeated !== undefined && rawId(raw) === repeated) continue;
-    const result = parseRecord(collection, raw);
-    if (result.ok) records.push(result.record);
-    else rejected.push({ collection, index, raw, issues: result.issues });
-  }
+  const { values, repeats } = page;
+  const skip = repeats.length === 0 ? undefined : (index: number): boolean => repeats.includes(index);
+  const { records, rejected } = collectRecords(collection, values, skip);
   return makeRecordPage(records, {
     rejected,
     cursor: page.cursor,
@@ -97,8 +91,23 @@ export function wholeRecordPage<T>(
   });
 }
 
+/**
+ * Reads the array answer of an endpoint that does not paginate (categories, latest orders) through
+ * the read face of `schema` into one {@link wholeRecordPage}; records that fail go to `rejected`.
+ * When `keep` is given, only the good records it accepts are in the page.
+ */
+export function readWholeRecordPage<C extends SchemaName>(
+  schema: C,
+  response: JsonResponse,
+  keep?: (record: RecordTypes[C]) => boolean,
+): RecordPage<RecordTypes[C]> {
+  const values = expectArray(response, schema);
+  const { records, rejected } = collectRecords(schema, values);
+  return wholeRecordPage(keep === undefined ? records : records.filter(keep), rejected, response, values.length);
+}
+
 /** Attaches page properties to an array of records. */
-export function makeRecordPage<T>(records: T[], page: Omit<Page<T>, 'records'>): RecordPage<T> {
+function makeRecordPage<T>(records: T[], page: Omit<Page<T>, 'records'>): RecordPage<T> {
   const props: PropertyDescriptorMap = { records: { value: records } };
   for (const [key, value] of Object.entries(page)) props[key] = { value };
   return Object.defineProperties(records, props) as RecordPage<T>;

@@ -20,8 +20,8 @@ export interface CallOptions {
 export interface RequestPolicy {
   /** See `RetryContext.idempotent`. */
   idempotent: boolean;
-  /** Statuses to give up on at once instead of retrying (the orders pager shrinks its page on 500 instead). */
-  giveUpOn?: ReadonlySet<number>;
+  /** Errors to give up on at once instead of retrying (the orders pager shrinks its page on a size failure instead). */
+  giveUpOn?: (error: unknown) => boolean;
   /** An empty body is a valid answer (`undefined`) rather than a `JsonParseError`. */
   allowEmpty?: boolean;
   /** The status is the whole answer: the body is read off the wire but not parsed (`value` is `undefined`). */
@@ -55,8 +55,7 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
     const context = { idempotent: policy.idempotent, maxRetryAfterMs: options.retry.maxRetryAfterMs };
     const retry = createRetryer({
       tries: options.retry.limit,
-      shouldRetry: (error) =>
-        !(policy.giveUpOn && isStatusError(error) && policy.giveUpOn.has(error.status)) && shouldRetryRequest(error, context),
+      shouldRetry: (error) => !policy.giveUpOn?.(error) && shouldRetryRequest(error, context),
       delayFor: (error, failures) => retryDelayFor(error, failures, backoff),
       sleep,
     });
@@ -75,10 +74,6 @@ export function createRequester(transport: Transport, options: ResolvedClientOpt
       };
     }, call.signal);
   };
-}
-
-function isStatusError(error: unknown): error is { status: number } {
-  return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
 }
 
 function readJson(body: Uint8Array, request: RequestInfo, allowEmpty: boolean, token: string): unknown {

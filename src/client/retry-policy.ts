@@ -2,7 +2,7 @@ import { HttpError, JsonParseError, NetworkError, RateLimitError, TimeoutError }
 import { fullJitterDelay, type BackoffOptions } from './backoff.js';
 
 /** Statuses that say "try again later" without saying the request was wrong. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /** What {@link shouldRetryRequest} weighs besides the error. */
 export interface RetryContext {

@@ -52,7 +52,7 @@ export interface TransportConfig {
 }
 
 /** Formats the path of a spec with its query, as errors show it: `/products?limit=100`. */
-export function describePath(spec: RequestSpec): string {
+function describePath(spec: RequestSpec): string {
   const query = spec.query ? new URLSearchParams(spec.query).toString() : '';
   return `/${spec.path}${query === '' ? '' : `?${query}`}`;
 }
