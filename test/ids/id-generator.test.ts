@@ -54,7 +54,8 @@ describe('createIdGenerator', () => {
   });
 
   it('takes the clock from opts.now when given, with the same monotonic rule', () => {
-    const generator = createIdGenerator({ clock: () => T });
+    // A fixed draw: with a random one, a last-slot first id would send the next one to T + 10_001.
+    const generator = createIdGenerator({ clock: () => T, random: () => 0.5 });
     const later = generator.generate('customers', { now: T + 10_000 });
     expect(decodeId(later).createdAt).toBe(T + 10_000);
     const earlier = generator.generate('customers', { now: T });
