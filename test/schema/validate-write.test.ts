@@ -71,4 +71,44 @@ describe('validateWrite', () => {
     const error = thrown(() => validateWrite('warehouses', { name: 'x'.repeat(5000), visible: 'y'.repeat(5000) })) as ValidationError;
     expect(error.message.length).toBeLessThan(200);
   });
+
+  it('refuses unknown fields that JSON cannot carry as they are, naming each', () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    class Tag {
+      label = 'x';
+    }
+    const cases: [string, unknown, RegExp][] = [
+      ['nan', Number.NaN, /nan: must be a finite number \(JSON has no NaN\)/],
+      ['inf', [1, Number.POSITIVE_INFINITY], /inf\.1: must be a finite number/],
+      ['loop', loop, /loop\.self: must be a JSON value, got a circular reference/],
+      ['when', new Date(0), /when: must be a plain object, array or JSON value, got a Date/],
+      ['tags', new Map([[1, 2]]), /tags: .* got a Map/],
+      ['holes', [1, undefined], /holes\.1: must be a JSON value, got undefined/],
+      ['call', () => 1, /call: must be a JSON value, got function/],
+      ['deep', JSON.parse('['.repeat(300) + ']'.repeat(300)), /deep(\.0)+: must be nested at most 256 levels deep/],
+    ];
+    for (const [field, value, message] of cases) {
+      const error = thrown(() => validateWrite('warehouses', { name: 'W', [field]: value })) as ValidationError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toMatch(message);
+      expect(error.issues[0]?.path[0]).toBe(field);
+    }
+  });
+
+  it('accepts unknown fields that are JSON values, bigints included', () => {
+    const extra = { note: { tags: ['a', null, true, 1.5], nested: { n: -0 } }, big: 12345678901234567890n, gone: undefined, empty: Object.create(null) };
+    expect(validateWrite('warehouses', { name: 'W', ...extra })).toMatchObject({ name: 'W', note: extra.note, big: extra.big });
+  });
+
+  it('takes the keep fields as they are: a server null in a defaulted field, a missing required key', () => {
+    const server = { id: '1000000000000010', _t: 'customers', company: null, customer_type: null, visible: true };
+    expect(() => validateWrite('customers', server)).toThrow(/customer_type: expected a number, got null/);
+    expect(validateWrite('customers', server, { keep: ['customer_type'] })).toMatchObject({ customer_type: null, price_group: 'A' });
+    const { company: _, ...noCompany } = server;
+    expect(() => validateWrite('customers', noCompany, { keep: ['customer_type'] })).toThrow(/company: required/);
+    expect(validateWrite('customers', noCompany, { keep: ['customer_type', 'company'] })).not.toHaveProperty('company');
+    // Other fields keep every rule.
+    expect(() => validateWrite('customers', { ...server, email: 'x' }, { keep: ['customer_type'] })).toThrow(/email: invalid e-mail/);
+  });
 });
