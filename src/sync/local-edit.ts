@@ -27,6 +27,12 @@ export interface LocalEditOptions {
  *   POST would create the record twice. Such a create is refused with a `ValidationError` on `id`.
  * - An id the mirror holds: an update. `input` may be partial: it is laid on the local copy and
  *   the result validated as a whole. Only the fields given whose values differ count as changed.
+ *   A key whose value is `undefined` is not given (use `null` to clear a field). Fields the edit
+ *   does not give keep the server's values even where the write rules would refuse them (the read
+ *   schema accepts a `null` in a defaulted field, or a missing required key).
+ * - Unknown fields must be JSON values (no `NaN`, `Date`, `Map`, cycles...): they go out as they are.
+ * - A generated id is never one the table already holds (another tab or worker, with its own
+ *   generator, may have drawn the same slot in the same millisecond).
  * - An id the mirror does not hold: a create with the app's own id (any valid id, in any
  *   table). If the server already has that id, the push compares before it writes (see `checkEntry`).
  * - Nothing is written when validation fails: the `ValidationError` lists every bad field.
@@ -41,7 +47,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
     });
   }
   const { now } = options;
-  const given = input as Record<string, unknown>;
+  const given = definedFields(input as Record<string, unknown>);
   const rawId = given.id;
   const id = rawId === undefined || rawId === null ? '0' : tryToId(rawId);
   // A bad id is reported together with every other bad field.
@@ -53,7 +59,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
     if (!local) return createRecord(db, collection, given, id ?? '0', now);
 
     const passed = Object.keys(given).filter((k) => k !== 'id' && k !== '_t' && !isMetaField(k));
-    const validated = validateWrite(collection, { ...local, ...given, id: local.id, _v: undefined }, { now }) as Record<string, unknown>;
+    const validated = validateEdit(collection, local, given, passed, now);
     const record: StoredRecord = { ...local };
     for (const field of passed) setField(record, field, field in validated ? validated[field] : given[field]);
     const changed = passed.filter((f) => !sameValue(record[f], local[f]));
@@ -117,6 +123,9 @@ async function createRecord(db: MirrorDb, collection: CollectionName, given: Rec
       );
     }
     newId = generateId(info.tableId, { now });
+    // Another tab or worker has its own generator: in the same millisecond it can draw the same
+    // slot. The transaction sees its record, and this create takes the next id instead.
+    while ((await db.collection(collection).get(newId)) !== undefined) newId = generateId(info.tableId, { now });
   }
   const validated = validateWrite(collection, { ...given, id: newId, _v: undefined }, { now }) as Record<string, unknown>;
   const record: StoredRecord = { ...validated, id: newId, _v: 0 };
@@ -132,6 +141,39 @@ async function createRecord(db: MirrorDb, collection: CollectionName, given: Rec
     at: now,
   });
   return newId;
+}
+
+/**
+ * The edit's own keys: a key whose value is `undefined` is not given (as in JSON, and as a form's
+ * unset optional field means), so it keeps the record's value instead of taking the default.
+ */
+function definedFields(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) if (input[key] !== undefined) out[key] = input[key];
+  return out;
+}
+
+/**
+ * The update laid on the local copy, validated as a whole. A field the edit leaves alone keeps
+ * what the server sent even where the write rules would refuse it (a `null` in a defaulted field,
+ * a required key the server left out): the edit is checked on what it changes, and the fields it
+ * does not touch are the server's to keep.
+ */
+function validateEdit(collection: CollectionName, local: StoredRecord, given: Record<string, unknown>, passed: readonly string[], now: number) {
+  const candidate = { ...local, ...given, id: local.id, _v: undefined };
+  try {
+    return validateWrite(collection, candidate, { now }) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const untouched = new Set<string>();
+    for (const issue of error.issues) {
+      const field = issue.path[0];
+      // An issue on a field the edit gives, or on the record as a whole, is the edit's to fix.
+      if (typeof field !== 'string' || field === 'id' || passed.includes(field)) throw error;
+      untouched.add(field);
+    }
+    return validateWrite(collection, candidate, { now, keep: [...untouched] }) as Record<string, unknown>;
+  }
 }
 
 /** Writes the record and its folded outbox entry (inside the caller's transaction). */

@@ -144,6 +144,44 @@ describe('saveLocal', () => {
     expect(await outbox()).toEqual([]);
   });
 
+  it('treats a key passed as undefined as not given: no reset to the default, not changed', async () => {
+    await db.customers.put({ ...serverCustomer, price_group: 'B', country_code: 'SK' });
+    await saveLocal(db, 'customers', { id: serverCustomer.id, phone_number: '+420 777 000 111', price_group: undefined, country_code: undefined }, { now: NOW });
+    expect(await db.customers.get(serverCustomer.id)).toMatchObject({ price_group: 'B', country_code: 'SK', phone_number: '+420 777 000 111' });
+    expect((await outbox())[0]).toMatchObject({ changed: ['phone_number'] });
+  });
+
+  it('does not bring a deleted product back when visible is passed as undefined', async () => {
+    const product = { id: '1000000000000020', _v: 5, _d: 700, _t: 'products', name: 'Tea', visible: false, date_updated: 1 };
+    await db.products.put(product);
+    await saveLocal(db, 'products', { id: product.id, name: 'Green tea', visible: undefined }, { now: NOW });
+    expect(await db.products.get(product.id)).toMatchObject({ name: 'Green tea', visible: false, _d: 700 });
+  });
+
+  it('edits a record whose untouched fields hold server values the write rules refuse, and keeps them', async () => {
+    // The read face took these; the write face would not (a null in a defaulted field, a missing required key).
+    const { company: _, ...withoutCompany } = serverCustomer;
+    const server = { ...withoutCompany, customer_type: null };
+    await db.customers.put(server);
+    await saveLocal(db, 'customers', { id: server.id, phone_number: '+420 777 000 111' }, { now: NOW });
+    expect(await db.customers.get(server.id)).toEqual({ ...server, phone_number: '+420 777 000 111' });
+    expect((await outbox())[0]).toMatchObject({ changed: ['phone_number'] });
+    // A field the edit gives is checked as always, and so is a refused value the edit passes again.
+    await expect(saveLocal(db, 'customers', { id: server.id, email: 'broken' }, { now: NOW })).rejects.toThrow(/email: invalid e-mail/);
+    await expect(saveLocal(db, 'customers', { id: server.id, customer_type: null }, { now: NOW })).rejects.toThrow(/customer_type: expected a number, got null/);
+    expect((await outbox())[0]?.changed).toEqual(['phone_number']);
+  });
+
+  it('refuses an unknown field JSON cannot carry, and writes nothing', async () => {
+    const loop: Record<string, unknown> = { company: null, lastname: 'Loop' };
+    loop.self = loop;
+    await expect(saveLocal(db, 'customers', loop, { now: NOW })).rejects.toThrow(/self: must be a JSON value, got a circular reference/);
+    await db.customers.put(serverCustomer);
+    await expect(saveLocal(db, 'customers', { id: serverCustomer.id, score: Number.NaN }, { now: NOW })).rejects.toThrow(ValidationError);
+    expect(await db.customers.get(serverCustomer.id)).toEqual(serverCustomer);
+    expect(await outbox()).toEqual([]);
+  });
+
   it('keeps the server _v whatever _v the app passes', async () => {
     await db.customers.put(serverCustomer);
     await saveLocal(db, 'customers', { id: serverCustomer.id, firstname: 'Z', _v: 999_999 }, { now: NOW });
