@@ -1,6 +1,6 @@
 import { AuthError, HttpError, InvalidCursorError, RateLimitError } from '../errors/index.js';
 import { parseJson } from '../json/index.js';
-import { redact } from './redact.js';
+import { redactJsonValue, redactText } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { bodyText, type RawResponse } from './transport.js';
 
@@ -30,15 +30,17 @@ export function errorForResponse(response: RawResponse, token: string, now: numb
   return new HttpError(status >= 500 ? 'the service failed' : 'the service refused the request', options);
 }
 
+/**
+ * The body as the error keeps it: parsed when it is JSON, with the token redacted from every string
+ * and key (a server may echo the header back, JSON-escaped); else the text, redacted and shortened.
+ */
 function readBody(text: string, token: string): unknown {
   if (text === '') return undefined;
-  const safe = redact(text, token);
-  if (safe === text) {
-    try {
-      return parseJson(text);
-    } catch {
-      // not JSON: keep the text
-    }
+  try {
+    return redactJsonValue(parseJson(text), token);
+  } catch {
+    // not JSON: keep the text
   }
+  const safe = redactText(text, token);
   return safe.length > MAX_TEXT_BODY ? `${safe.slice(0, MAX_TEXT_BODY)}…` : safe;
 }

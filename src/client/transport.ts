@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky';
-import { NetworkError, TimeoutError, type RequestInfo } from '../errors/index.js';
+import { NetworkError, PosCloudError, TimeoutError, type RequestInfo } from '../errors/index.js';
 import { redact, safeCause } from './redact.js';
 
 /** One HTTP request to send, relative to the base URL. */
@@ -65,7 +65,8 @@ function describePath(spec: RequestSpec): string {
  *
  * Failures become: the caller's abort reason (unchanged) when the caller aborted, `TimeoutError`
  * when the time ran out, `NetworkError` for a refused, reset or dropped connection (fetch's
- * `TypeError`). Anything else (a custom fetch's own error) passes through untouched.
+ * `TypeError`). Anything else a custom fetch throws becomes a `PosCloudError` whose `cause` is a
+ * redacted copy (name, message, code) of it: the original may hold the request's headers.
  */
 export function createTransport(config: TransportConfig): Transport {
   const api: KyInstance = ky.create({
@@ -120,7 +121,12 @@ export function createTransport(config: TransportConfig): Transport {
             cause: safeCause(error, token),
           });
         }
-        throw error;
+        // A custom fetch's own error: it may hold the request (headers, token) in any property,
+        // so only a redacted copy of its name, message, code and causes is kept. Not retried.
+        throw new PosCloudError(`${spec.method} ${path} failed in the fetch function: ${redact(describeChain(error), token)}`, {
+          request,
+          cause: safeCause(error, token),
+        });
       } finally {
         clearTimeout(timer);
         outer?.removeEventListener('abort', onAbort);

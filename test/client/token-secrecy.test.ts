@@ -70,9 +70,52 @@ describe('the API token', () => {
   it('is redacted from an error body that echoes it, the rest of the body kept', async () => {
     server.handle(echo(500));
     const { client } = clientFor(server.baseUrl, { retry: { limit: 1 } });
-    const error = (await client.list('warehouses').catch((e: unknown) => e)) as { body: unknown };
-    expect(String(error.body)).toContain('[redacted]');
-    expect(String(error.body)).toContain('"error":"nope"');
+    const error = (await client.list('warehouses').catch((e: unknown) => e)) as { body: { error: string; echo: Record<string, string> } };
+    expect(error.body.echo.authorization).toBe('A|[redacted]');
+    expect(error.body.error).toBe('nope');
+    expect(error.body.echo['user-agent']).toBe('pos-cloud-mirror tests (dev@example.com)');
+  });
+
+  it.each([
+    ['with "/" escaped as PHP writes it', 'tok/SECRET+7f3a9c1e5b==', (json: string) => json.replace(/\//g, '\\/')],
+    ['holding a character JSON escapes (")', 'tok"SECRET_7f3a9c1e5b', (json: string) => json],
+    ['written in \\u escapes', 'tokSECRET7f3a9c1e5b', (json: string) => json.replace(/SECRET/g, '\\u0053ECRET')],
+  ])('is redacted from a JSON body that echoes it escaped, %s: the body is kept parsed', async (_label, token, encode) => {
+    server.handle((r, res) => send(res, 401, encode(JSON.stringify({ error: 'bad token', echo: r.headers.authorization, [`key ${r.headers.authorization}`]: 1 }))));
+    const client = createClient({ baseUrl: server.baseUrl, token, userAgent: 'pos-cloud-mirror tests (dev@example.com)', retry: { limit: 1 } });
+    const error = (await client.list('warehouses').catch((e: unknown) => e)) as Error & { body: unknown };
+    expect(error.name).toBe('AuthError');
+    expect(error.body).toEqual({ error: 'bad token', echo: 'A|[redacted]', 'key A|[redacted]': 1 });
+    for (const text of [inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }), JSON.stringify(error), ...reachableText(error)]) {
+      expect(text).not.toContain(token);
+    }
+  });
+
+  it('is redacted from a non-JSON body that echoes it JSON-escaped', async () => {
+    const token = 'tok/SECRET+7f3a9c1e5b==';
+    server.handle((r, res) => send(res, 500, `upstream said: ${JSON.stringify(r.headers.authorization).replace(/\//g, '\\/')} <html>`));
+    const client = createClient({ baseUrl: server.baseUrl, token, userAgent: 'pos-cloud-mirror tests (dev@example.com)', retry: { limit: 1 } });
+    const error = (await client.list('warehouses').catch((e: unknown) => e)) as Error & { body: unknown };
+    expect(error.body).toBe('upstream said: "A|[redacted]" <html>');
+  });
+
+  it('never appears in what a custom fetch throws: its error is replaced by a redacted copy', async () => {
+    class BridgeError extends Error {
+      override name = 'BridgeError';
+      code = 'E_BRIDGE';
+      constructor(readonly headers: Headers) {
+        super(`bridge refused ${headers.get('authorization') ?? ''}`);
+      }
+    }
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      throw new BridgeError(new Headers((input instanceof Request ? input : new Request(input, init)).headers));
+    };
+    const client = createClient({ baseUrl: server.baseUrl, token: SECRET, userAgent: 'pos-cloud-mirror tests (dev@example.com)', fetch });
+    const error = (await client.list('warehouses').catch((e: unknown) => e)) as PosCloudError;
+    expect(error).toBeInstanceOf(PosCloudError);
+    expect(error.message).toBe('GET /warehouses?limit=100&direction=forward failed in the fetch function: bridge refused A|[redacted]');
+    expect(error.cause).toMatchObject({ name: 'BridgeError', code: 'E_BRIDGE', message: 'bridge refused A|[redacted]' });
+    expectNoToken(error);
   });
 
   it('is redacted from a body answered after setToken: the token the request carried is the one looked for', async () => {
