@@ -75,9 +75,6 @@ describe('validateWrite', () => {
   it('refuses unknown fields that JSON cannot carry as they are, naming each', () => {
     const loop: Record<string, unknown> = { a: 1 };
     loop.self = loop;
-    class Tag {
-      label = 'x';
-    }
     const cases: [string, unknown, RegExp][] = [
       ['nan', Number.NaN, /nan: must be a finite number \(JSON has no NaN\)/],
       ['inf', [1, Number.POSITIVE_INFINITY], /inf\.1: must be a finite number/],
