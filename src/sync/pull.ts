@@ -1,6 +1,7 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CheckpointRow, TraversalCursor } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
+import { COLLECTION_INFO } from '../schema/index.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
 import { quarantineRows } from './quarantine.js';
@@ -31,7 +32,10 @@ export interface PullReport {
 export interface PullerOptions {
   db: MirrorDb;
   client: SyncClient;
-  /** Records per page (the client clamps to the collection's maximum). @default 400 */
+  /**
+   * Records per page, clamped to the collection's maximum (`COLLECTION_INFO[c].maxLimit`: 400,
+   * orders 2000), so one value serves every collection. @default 400
+   */
   pageLimit?: number;
   /** Safety margin under the server time of a traversal's start (ms). @default 60_000 */
   skewMarginMs?: number;
@@ -74,7 +78,7 @@ export function createPuller(options: PullerOptions): Puller {
     await traverse(
       client,
       collection,
-      { direction: 'forward', versionStart, limit: pageLimit, ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
+      { direction: 'forward', versionStart, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
       signal,
       async (page: PageLike) => {
         const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, now() - requestedAt);
@@ -140,4 +144,12 @@ export function traversalStart(page: PageLike, previousCheckpoint: number, elaps
   let maxV = previousCheckpoint;
   for (const record of page) if (record._v > maxV) maxV = record._v;
   return maxV;
+}
+
+/**
+ * The page limit a traversal of `collection` asks for: `requested`, clamped to the collection's
+ * `maxLimit` (the client refuses a larger `limit` rather than shrink it).
+ */
+export function pageLimitFor(collection: CollectionName, requested: number): number {
+  return Math.min(requested, COLLECTION_INFO[collection].maxLimit);
 }

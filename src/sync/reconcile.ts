@@ -4,7 +4,7 @@ import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
-import { traversalStart } from './pull.js';
+import { pageLimitFor, traversalStart } from './pull.js';
 import { idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
@@ -26,8 +26,11 @@ export interface ReconcileReport {
 export interface ReconcileOptions {
   db: MirrorDb;
   client: SyncClient;
+  /** Records per page, clamped to the collection's maximum as in a pull. @default 400 */
   pageLimit?: number;
+  /** Safety margin under the server time of the sweep's start (ms). @default 60_000 */
   skewMarginMs?: number;
+  /** Local clock. @default Date.now */
   now?: () => number;
   signal?: AbortSignal;
   onPage?: (records: number) => void;
@@ -57,7 +60,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   const requestedAt = now();
   const tables = [...applyTables(db, collection), db._sync_quarantine];
 
-  await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: options.pageLimit ?? 400 }, options.signal, async (page) => {
+  await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: pageLimitFor(collection, options.pageLimit ?? 400) }, options.signal, async (page) => {
     startedAt ??= traversalStart(page, 0, now() - requestedAt);
     // A record the read schema refused is still on the server: it is quarantined, not deleted.
     const serverIds = new Set(page.map((r) => r.id));

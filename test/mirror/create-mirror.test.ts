@@ -117,6 +117,13 @@ describe('createMirror', () => {
     await waitFor(mirror.status, (s) => s.pendingPushes === 0 && s.phase !== 'auth-error');
   });
 
+  it('accepts a pageLimit above a collection maximum and syncs with it clamped per collection', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ pageLimit: 1_000, collections: ['orders', 'customers'], categories: false });
+    await mirror.syncNow();
+    await expectConverged(mirror.db, fixture.sim, ['orders', 'customers']);
+  });
+
   it('ingests records from other sources through the same rules, quarantining bad ones', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror();

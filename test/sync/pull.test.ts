@@ -160,6 +160,20 @@ describe('createPuller', () => {
     await expectConverged(db, sim, COLLECTIONS);
   });
 
+  it('clamps pageLimit to each collection maximum (orders 2000, others 400) instead of failing the pull', async () => {
+    const { sim, client, db } = await setup();
+    const before = sim.requests.recent().length;
+    const puller = createPuller({ db, client, pageLimit: 1_000 });
+    await puller.pull('orders');
+    await puller.pull('customers');
+    await expectConverged(db, sim, ['orders', 'customers']);
+    const limits = (suffix: string) =>
+      sim.requests.recent().slice(before).filter((r) => r.path.endsWith(suffix)).map((r) => Number(r.query.limit));
+    expect(limits('/customers')).toContain(400);
+    expect(Math.max(...limits('/customers'))).toBe(400);
+    expect(Math.max(...limits('/orders'))).toBeLessThanOrEqual(1_000);
+  });
+
   it('follows registers that keep selling: a delta after activity converges again', async () => {
     const { sim, client, db } = await setup();
     const puller = createPuller({ db, client, pageLimit: 20 });
@@ -176,6 +190,13 @@ describe('createPuller', () => {
 });
 
 describe('reconcileCollection', () => {
+  it('clamps pageLimit to the collection maximum, as a pull does', async () => {
+    const { sim, client, db } = await setup();
+    const report = await reconcileCollection('customers', { db, client, pageLimit: 1_000 });
+    expect(report.seen).toBe(sim.store.count('customers'));
+    await expectConverged(db, sim, ['customers']);
+  });
+
   it('quarantines a server record the read schema refuses and keeps its local copy, instead of taking it for vanished', async () => {
     const { sim, client, db } = await setup();
     await createPuller({ db, client }).pull('employees');
