@@ -86,19 +86,27 @@ export interface OutboxEntry {
   /** Push attempts that failed for this entry. */
   attempts: number;
   /**
-   * What the last push sent when its outcome is unknown (dropped connection, cut-off answer):
-   * the next push compares it with the server, so a POST that did land is not taken for a
-   * concurrent edit.
+   * What the last push sent, or was about to send, for this entry: written before the POST goes
+   * out and dropped once the server's answer settles it, so it is present whenever the outcome
+   * is unknown (dropped connection, cut-off answer, a process that died in between). The next
+   * push compares it with the server (see {@link SentSnapshot}).
    */
   sent?: SentSnapshot | undefined;
 }
 
 /**
- * What the last push of an entry sent when nobody knows whether the server applied it (the
- * connection dropped, the answer was cut off, the server failed after the request). The next
- * push compares it with the server state: if the server holds these values, that push landed,
- * and the changes made since are all that is left; the app's own write is never mistaken for
- * a concurrent edit by someone else.
+ * What the last push of an entry sent (write-ahead: stored in the transaction that prepares the
+ * push, before the POST), kept until the server's answer settles the entry, so it survives a
+ * dropped connection, a cut-off answer, a server failure after the request and a process that
+ * dies before handling the answer. It may also describe a POST that never went out (a push
+ * stopped before that batch), which is harmless: it only counts when the server holds its values.
+ *
+ * The next push compares it with the server state: when the server holds the sent value of every
+ * field in `fields`, the POST is taken as landed, and only the changes made since go out. When the
+ * server has since changed one of those fields, a POST that landed cannot be told from one that
+ * did not: the entry is checked against its original base, and the app's own write may then show
+ * up as a change on the server's side (a conflict for the strategy to settle). Only the latest
+ * push is kept: a snapshot of an earlier push that also went unanswered is replaced.
  */
 export interface SentSnapshot {
   /** The record as sent (wire fields). */

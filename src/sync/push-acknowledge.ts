@@ -3,18 +3,24 @@ import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import { isTombstone } from './conflict-strategy.js';
 import { sameValue } from './merge.js';
-import { withSent, withoutSent } from './outbox-sent.js';
+import { sentRecordOf, withoutSent } from './outbox-sent.js';
 import type { OutgoingRecord } from './push-prepare.js';
 
 /**
  * Settles the entries of a POST the server acknowledged, in one transaction. An entry leaves
  * the outbox only here (DESIGN.md decision 6), and only when nothing moved while the POST was
- * in flight. When something did, the entry stays, rebased on what was sent:
+ * in flight. When something did, the entry stays, rebased on what was sent (`base` = the sent
+ * record, the `sent` snapshot dropped):
  * - the app edited the record again (`localVersion` moved): `changed` becomes the fields whose
  *   values differ from what was sent, and those go out with the next push;
  * - a server state arrived meanwhile (a webhook, a latest-orders poll noted on `entry.server`):
- *   nobody knows whether it is older or newer than the write just made, so the next push
- *   compares it with what was sent before settling.
+ *   nobody knows whether it is older or newer than the write just made, so the entry keeps it
+ *   and stays in the outbox. The next push three-way merges with the sent record as the base
+ *   and the entry's `server` as the server's side; the pull that runs before every push of the
+ *   sync cycle replaces that state with the server's newest one (the write just made has a
+ *   higher `_v`). Pushed without such a pull, a state older than the write counts as the
+ *   server's latest: its values win where the app did not edit again (until the next pull
+ *   brings the write back), and a field the app edited again is a conflict.
  * The table keeps its record: it already shows what was sent (and any later edit); the next
  * pull brings the server's version of it with its new `_v`.
  */
@@ -103,19 +109,18 @@ export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[
 
 /**
  * Notes a POST whose outcome is unknown (dropped connection, cut-off or failed answer, abort):
- * each entry keeps a snapshot of what was sent, so the next push can tell whether it landed
- * (see `SentSnapshot`), and counts a failed attempt unless `countAttempt` is false.
+ * counts a failed attempt on each entry unless `countAttempt` is false (then nothing is written).
+ * The entries already hold the snapshot of what was sent: `prepareCollection` wrote it before
+ * the POST (see `SentSnapshot`), so the next push can tell whether it landed.
  */
 export async function noteUnanswered(db: MirrorDb, items: readonly OutgoingRecord[], countAttempt: boolean): Promise<void> {
-  await updateEntries(db, items, (current, item) => {
-    const sent = sentRecord(item);
-    return { ...withSent(current, sent, item.entry.changed), attempts: current.attempts + (countAttempt ? 1 : 0) };
-  });
+  if (!countAttempt) return;
+  await updateEntries(db, items, (current) => ({ ...current, attempts: current.attempts + 1 }));
 }
 
 /** What was sent for an item, as a record: the POST element with the `_v` of the state it was built on (0 for a create). */
 function sentRecord(item: OutgoingRecord): StoredRecord {
-  return { ...item.wire, _v: item.entry.base?._v ?? 0 };
+  return sentRecordOf(item.wire, item.entry.base);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { checkEntry, knownServerState } from './conflict-check.js';
 import { conflictKey } from './conflict-key.js';
 import type { ConflictStrategy } from './conflict-strategy.js';
-import { withoutSent } from './outbox-sent.js';
+import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from './wire-record.js';
 
@@ -28,6 +28,10 @@ export interface OutgoingRecord {
  *   into the table and the entry now says `base` = that server state;
  * - nothing to send: the entry leaves the outbox and the table gets the server's record;
  * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row.
+ * Every entry that goes out is written with a `sent` snapshot of its POST element (write-ahead,
+ * in the same `bulkPut` as the other entry writes): if the process dies after the server applied
+ * the POST and before `acknowledgeSent` ran, the next push still recognises the POST as landed
+ * (see `SentSnapshot`).
  * Entries rejected or in conflict are not touched: they do not block the others.
  */
 export async function prepareCollection(
@@ -93,9 +97,13 @@ export async function prepareCollection(
           op: entry.op === 'create' ? 'update' : entry.op,
         };
         tablePuts.push(outcome.record);
-        entryPuts.push(current);
       }
-      out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
+      const wire = buildWireRecord(outcome.base, outcome.record, outcome.changed);
+      // Write-ahead: the snapshot of what goes out is stored before the POST, so that the next
+      // push can tell a POST that landed even when this process dies before its answer is handled.
+      current = withSent(current, sentRecordOf(wire, outcome.base), current.changed);
+      entryPuts.push(current);
+      out.push({ entry: current, record: outcome.record, wire });
     });
 
     if (tablePuts.length > 0) await table.bulkPut(tablePuts);

@@ -3,7 +3,9 @@ import { AuthError, HttpError, NetworkError } from '../../src/errors/index.js';
 import { readSent } from '../../src/sync/outbox-sent.js';
 import { createClient } from '../../src/client/index.js';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
-import { saveLocal } from '../../src/sync/local-edit.js';
+import { listConflicts } from '../../src/sync/conflict-resolution.js';
+import type { ConflictStrategy } from '../../src/sync/conflict-strategy.js';
+import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
 import { createPusher } from '../../src/sync/push.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { recordingFetch, startPushFixture, type PushFixture } from './push-fixture.js';
@@ -188,6 +190,72 @@ describe('createPusher', () => {
     expect(await fx.db._sync_outbox.count()).toBe(0);
     expect(fx.sim.store.count('customers')).toBe(before + 5);
     expect(createdIds(fx).sort()).toEqual([...ids].sort());
+  });
+
+  describe('a process that dies after the server applied a POST, before the acknowledgement is written', () => {
+    /**
+     * Pulls customers, edits one, and pushes through a fetch that closes the database as soon as
+     * the server has answered the POST (the tab was killed): nothing after the POST is written
+     * locally. Then a restart on the same IndexedDB.
+     */
+    async function crashAfterPost(conflict: ConflictStrategy): Promise<{ f: PushFixture; customer: StoredRecord }> {
+      let crash = false;
+      const crashing: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        const request = input instanceof Request ? input : new Request(input, init);
+        if (crash && request.method === 'POST') {
+          crash = false;
+          f.db.close();
+        }
+        return response;
+      };
+      const f = await startPushFixture({ conflict, fetch: crashing });
+      fx = f;
+      await f.pull('customers');
+      const customer = (await f.db.customers.toCollection().first()) as StoredRecord;
+      await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'First edit' }, { now: NOW });
+      crash = true;
+      await expect(f.pusher.push()).rejects.toThrow();
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'First edit' });
+      await f.reopen();
+      return { f, customer };
+    }
+
+    it('the entry survives with the snapshot of what was sent, written before the POST', async () => {
+      const { f, customer } = await crashAfterPost('merge');
+      const [entry] = await f.db._sync_outbox.toArray();
+      expect(entry).toMatchObject({ id: customer.id, state: 'pending', attempts: 0 });
+      expect(readSent(entry!)).toMatchObject({ record: { id: customer.id, firstname: 'First edit', lastname: customer.lastname }, fields: ['firstname'] });
+    });
+
+    it.each<ConflictStrategy>(['merge', 'server-wins', 'client-wins'])('%s: a later edit of the same field is pushed, not a conflict and not dropped', async (conflict) => {
+      const { f, customer } = await crashAfterPost(conflict);
+      await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Second edit' }, { now: NOW + 1 });
+      await f.pull('customers');
+      const report = await f.pusher.push();
+      expect(report).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(await listConflicts(f.db)).toEqual([]);
+      expect(await f.db._sync_outbox.count()).toBe(0);
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Second edit', lastname: customer.lastname });
+    });
+
+    it('a later remove is pushed, not a conflict on _d', async () => {
+      const { f, customer } = await crashAfterPost('merge');
+      await removeLocal(f.db, 'customers', customer.id, { now: NOW + 1 });
+      await f.pull('customers');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(await f.db._sync_outbox.count()).toBe(0);
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'First edit', _d: NOW + 1 });
+    });
+
+    it('with nothing edited since, the landed POST is acknowledged without a second POST', async () => {
+      const { f, customer } = await crashAfterPost('merge');
+      const posts = f.sim.requests.count('POST /customers');
+      await f.pull('customers');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 0, acknowledged: 1, requests: 0 });
+      expect(f.sim.requests.count('POST /customers')).toBe(posts);
+      expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'First edit', _v: f.sim.store.get('customers', customer.id)?._v });
+    });
   });
 
   it('after dropped connections, retries update the same records instead of duplicating them', async () => {
