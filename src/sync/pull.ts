@@ -39,7 +39,10 @@ export interface PullerOptions {
   pageLimit?: number;
   /** Safety margin under the server time of a traversal's start (ms). @default 60_000 */
   skewMarginMs?: number;
-  /** Local clock. @default Date.now */
+  /**
+   * Local clock (wall time): `lastSyncAt`, quarantine times, and one of the two measures of how
+   * long a traversal's first response took (see {@link startStopwatch}). @default Date.now
+   */
   now?: () => number;
   /** Called after every applied page. */
   onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
@@ -72,7 +75,7 @@ export function createPuller(options: PullerOptions): Puller {
     const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, checkpoint: row.checkpoint };
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
-    const requestedAt = now();
+    const elapsed = startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints, db._sync_quarantine];
 
     await traverse(
@@ -81,7 +84,7 @@ export function createPuller(options: PullerOptions): Puller {
       { direction: 'forward', versionStart, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
       signal,
       async (page: PageLike) => {
-        const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, now() - requestedAt);
+        const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.
@@ -133,14 +136,15 @@ export function createPuller(options: PullerOptions): Puller {
 
 /**
  * The traversal's start on the server's clock, the bound of the next checkpoint. With a `Date`
- * header: its time moved back by how long the first response took (the header is itself rounded
- * down). Without one (a browser hides `Date` from cross-origin responses unless the server
+ * header: its time moved back by how long the first response took, `elapsedMs` (the header is
+ * itself rounded down). A negative `elapsedMs` counts as 0: a bound later than the header would
+ * let the checkpoint pass records written during the traversal. Without one (a browser hides `Date` from cross-origin responses unless the server
  * exposes it), the local clock cannot be trusted against the server's, so the bound is a time the
  * server has certainly passed: the highest `_v` of the first page, or the previous checkpoint.
  * That only makes the next traversal overlap more; it never skips a record.
  */
 export function traversalStart(page: PageLike, previousCheckpoint: number, elapsedMs: number): number {
-  if (page.serverTime !== undefined) return page.serverTime - elapsedMs;
+  if (page.serverTime !== undefined) return page.serverTime - Math.max(0, elapsedMs);
   let maxV = previousCheckpoint;
   for (const record of page) if (record._v > maxV) maxV = record._v;
   return maxV;
@@ -152,4 +156,26 @@ export function traversalStart(page: PageLike, previousCheckpoint: number, elaps
  */
 export function pageLimitFor(collection: CollectionName, requested: number): number {
   return Math.min(requested, COLLECTION_INFO[collection].maxLimit);
+}
+
+/**
+ * Starts measuring how long a traversal's first response takes; the returned function gives the
+ * whole milliseconds since the start (rounded up), never negative. Two clocks are read and the larger figure wins:
+ * `now` (the wall clock, or a test's clock) and, where the runtime has one, the monotonic
+ * `performance.now()`. A wall clock set back mid-request (NTP, the user) then cannot shrink the
+ * figure, and one set forward only makes it larger, which moves the checkpoint's bound earlier:
+ * more overlap next time, never a skipped record.
+ */
+export function startStopwatch(now: () => number): () => number {
+  const wallStart = now();
+  const monotonic = monotonicClock();
+  const monotonicStart = monotonic?.() ?? 0;
+  // Whole milliseconds, rounded up (a checkpoint is an integer `version_start`; up is the safe side).
+  return () => Math.ceil(Math.max(0, now() - wallStart, monotonic ? monotonic() - monotonicStart : 0));
+}
+
+/** `performance.now` where the runtime has it (browsers, workers, Node), bound to `performance`. */
+function monotonicClock(): (() => number) | undefined {
+  const performance = (globalThis as { performance?: { now?: () => number } }).performance;
+  return typeof performance?.now === 'function' ? () => performance.now!() : undefined;
 }

@@ -4,7 +4,7 @@ import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
-import { pageLimitFor, traversalStart } from './pull.js';
+import { pageLimitFor, startStopwatch, traversalStart } from './pull.js';
 import { idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
@@ -30,7 +30,7 @@ export interface ReconcileOptions {
   pageLimit?: number;
   /** Safety margin under the server time of the sweep's start (ms). @default 60_000 */
   skewMarginMs?: number;
-  /** Local clock. @default Date.now */
+  /** Local clock (wall time), read as in a pull (see `startStopwatch`). @default Date.now */
   now?: () => number;
   signal?: AbortSignal;
   onPage?: (records: number) => void;
@@ -57,11 +57,11 @@ export async function reconcileCollection(collection: CollectionName, options: R
   let next = 0;
   let maxV = 0;
   let startedAt: number | undefined;
-  const requestedAt = now();
+  const elapsed = startStopwatch(now);
   const tables = [...applyTables(db, collection), db._sync_quarantine];
 
   await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: pageLimitFor(collection, options.pageLimit ?? 400) }, options.signal, async (page) => {
-    startedAt ??= traversalStart(page, 0, now() - requestedAt);
+    startedAt ??= traversalStart(page, 0, elapsed());
     // A record the read schema refused is still on the server: it is quarantined, not deleted.
     const serverIds = new Set(page.map((r) => r.id));
     for (const rejected of page.rejected) {

@@ -49,6 +49,12 @@ function withPageHook(client: SyncClient, afterPage: (c: CollectionName, index: 
   };
 }
 
+/** A wall clock that is set back by `jumpMs` right after its first reading. */
+function clockSetBackAfterFirstRead(jumpMs: number): () => number {
+  let calls = 0;
+  return () => (calls++ === 0 ? Date.now() : Date.now() - jumpMs);
+}
+
 describe('createPuller', () => {
   it('mirrors every collection record for record on the first sync', async () => {
     const { sim, client, db } = await setup();
@@ -78,6 +84,30 @@ describe('createPuller', () => {
     expect(edited).toBe(true);
     expect((await db.customers.get(low))?.note_internal).not.toBe('edited mid-traversal');
     await puller.pull('customers');
+    expect((await db.customers.get(low))?.note_internal).toBe('edited mid-traversal');
+    await expectConverged(db, sim, ['customers']);
+  });
+
+  it('still catches that edit when the device clock is set back while the first page is in flight', async () => {
+    const { sim, client, db } = await setup();
+    const ids = sim.store.list('customers').map((r) => String(r.id));
+    const low = ids[0]!;
+    const high = ids[ids.length - 1]!;
+    let edited = false;
+    const hooked = withPageHook(client, (collection, index) => {
+      if (collection !== 'customers' || index !== 1 || edited) return;
+      edited = true;
+      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-traversal' });
+      sim.store.advanceClock(5);
+      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
+    });
+    // NTP (or the user) sets the clock back by 10 minutes right after the first reading.
+    const puller = createPuller({ db, client: hooked, pageLimit: 5, now: clockSetBackAfterFirstRead(600_000) });
+    await puller.pull('customers');
+    expect(edited).toBe(true);
+    const checkpoint = (await db._sync_checkpoints.get('customers'))!.checkpoint;
+    expect(checkpoint).toBeLessThanOrEqual(sim.store.now());
+    await createPuller({ db, client, pageLimit: 5 }).pull('customers');
     expect((await db.customers.get(low))?.note_internal).toBe('edited mid-traversal');
     await expectConverged(db, sim, ['customers']);
   });
@@ -194,6 +224,26 @@ describe('reconcileCollection', () => {
     const { sim, client, db } = await setup();
     const report = await reconcileCollection('customers', { db, client, pageLimit: 1_000 });
     expect(report.seen).toBe(sim.store.count('customers'));
+    await expectConverged(db, sim, ['customers']);
+  });
+
+  it('sets a checkpoint that still catches a low-id record edited mid-sweep when the device clock is set back', async () => {
+    const { sim, client, db } = await setup();
+    const ids = sim.store.list('customers').map((r) => String(r.id));
+    const low = ids[0]!;
+    const high = ids[ids.length - 1]!;
+    let edited = false;
+    const hooked = withPageHook(client, (collection, index) => {
+      if (collection !== 'customers' || index !== 1 || edited) return;
+      edited = true;
+      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-sweep' });
+      sim.store.advanceClock(5);
+      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
+    });
+    await reconcileCollection('customers', { db, client: hooked, pageLimit: 5, now: clockSetBackAfterFirstRead(600_000) });
+    expect(edited).toBe(true);
+    await createPuller({ db, client, pageLimit: 5 }).pull('customers');
+    expect((await db.customers.get(low))?.note_internal).toBe('edited mid-sweep');
     await expectConverged(db, sim, ['customers']);
   });
 
