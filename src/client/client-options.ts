@@ -131,7 +131,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
       for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
         const value = r[key];
         if (value === undefined) continue;
-        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) bad(`retry.${key}`, 'must be a finite number >= 0');
+        if (!isDelayMs(value)) bad(`retry.${key}`, DELAY_MS_MESSAGE);
         else retry[key] = value;
       }
     }
@@ -162,12 +162,26 @@ export function checkToken(token: unknown, name: string, bad: (path: string, mes
   else if (!HEADER_VALUE.test(token)) bad(name, 'must hold only visible ASCII characters (it is sent in the Authorization header)');
 }
 
-/** What a bad time limit (`timeoutMs`) is told, wherever it is checked. */
-export const POSITIVE_MS_MESSAGE = 'must be a finite number of ms > 0';
+/**
+ * Longest delay a timer can wait: `setTimeout` takes a signed 32-bit count of ms (about 24.8 days)
+ * and fires at once for anything longer. Every option that ends up in a timer is checked against it.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
 
-/** True for a valid time limit in ms: a finite number > 0. */
+/** What a bad time limit (`timeoutMs`) is told, wherever it is checked. */
+export const POSITIVE_MS_MESSAGE = `must be a number of ms > 0 and at most ${MAX_TIMER_MS} (the timer limit, about 24.8 days)`;
+
+/** What a bad delay that may be 0 is told. */
+export const DELAY_MS_MESSAGE = `must be a number of ms >= 0 and at most ${MAX_TIMER_MS} (the timer limit, about 24.8 days)`;
+
+/** True for a valid time limit in ms: a number > 0, at most {@link MAX_TIMER_MS}. */
 export function isPositiveMs(value: unknown): boolean {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS;
+}
+
+/** True for a valid delay in ms: a number >= 0, at most {@link MAX_TIMER_MS}. */
+export function isDelayMs(value: unknown): boolean {
+  return typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS;
 }
 
 function checkBaseUrl(value: unknown, bad: (path: string, message: string) => void): string {

@@ -1,5 +1,6 @@
 import type { ExtraIndexes } from '../db/stores.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
+import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
 import { isConflictStrategy } from '../sync/conflict-strategy.js';
 import type { SyncEnvironment } from '../sync/environment.js';
@@ -60,11 +61,26 @@ export const MIRROR_DEFAULTS = {
   latestOrdersIntervalMs: 5_000,
 } as const;
 
-/** Checks the options once, at creation, and names every bad one. */
+/**
+ * Checks the options once, at creation, and names every bad one in a single `ValidationError`:
+ * what the mirror itself uses (types, ranges, collection names, delays a timer can wait), and the
+ * connection options as far as naming the database needs them. `createClient` then checks
+ * `token` and `userAgent` further, and `createPusher` the `batch` limits with the same rules.
+ */
 export function validateMirrorOptions(options: MirrorOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ValidationError('createMirror: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
+  }
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string) => issues.push({ path: [field], message });
-  if (options.client && !options.baseUrl && !options.dbName) {
+  const given = (value: unknown) => value !== undefined;
+  if (given(options.client) && !isClient(options.client)) bad('client', 'must be a client made with createClient');
+  if (given(options.baseUrl) && !isHttpUrl(options.baseUrl)) bad('baseUrl', 'must be an http(s) URL');
+  for (const field of ['token', 'userAgent', 'dbName', 'tenant'] as const) {
+    const value = options[field];
+    if (given(value) && (typeof value !== 'string' || value === '')) bad(field, 'must be a non-empty string');
+  }
+  if (options.client && !options.baseUrl && options.dbName === undefined) {
     // The database is named after the service: without either, two services would share one.
     bad('dbName', 'required with a client when no baseUrl is given (one database per service and tenant)');
   }
@@ -80,17 +96,73 @@ export function validateMirrorOptions(options: MirrorOptions): void {
         if (!isCollectionName(c)) issues.push({ path: ['collections', i], message: `unknown collection ${JSON.stringify(c)}; known: ${COLLECTIONS.join(', ')}` });
       });
   }
-  for (const field of ['pollIntervalMs', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs', 'leaderLeaseMs'] as const) {
-    const value = options[field];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) bad(field, 'must be a non-negative number');
+  if (given(options.categories) && typeof options.categories !== 'boolean') bad('categories', 'must be true or false');
+  // Delays that end up in a timer: 0 is allowed where it means "off" or "no margin".
+  for (const field of ['pollIntervalMs', 'reconcileIntervalMs'] as const) {
+    if (given(options[field]) && !isDelayMs(options[field])) bad(field, DELAY_MS_MESSAGE);
   }
-  if (options.pageLimit !== undefined && (options.pageLimit < 1 || !Number.isInteger(options.pageLimit))) bad('pageLimit', 'must be an integer of at least 1');
+  if (given(options.leaderLeaseMs) && !isPositiveMs(options.leaderLeaseMs)) bad('leaderLeaseMs', POSITIVE_MS_MESSAGE);
+  const skew = options.skewMarginMs;
+  if (given(skew) && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) bad('skewMarginMs', 'must be a finite number of ms >= 0');
+  const pageLimit = options.pageLimit;
+  if (given(pageLimit) && (typeof pageLimit !== 'number' || !Number.isInteger(pageLimit) || pageLimit < 1)) {
+    bad('pageLimit', "must be an integer of at least 1 (each collection's maximum applies)");
+  }
   const conflict = options.conflict;
   if (conflict !== undefined && !isConflictStrategy(conflict)) {
     bad('conflict', "must be 'merge', 'server-wins', 'client-wins' or a resolver function");
   }
+  checkBatch(options.batch, issues);
+  checkIndexes(options.indexes, issues);
+  if (given(options.environment) && (typeof options.environment !== 'object' || options.environment === null)) bad('environment', 'must be an object');
   if (issues.length > 0) {
     // Every issue has a path, and all of them are named (no "and N more").
     throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, Infinity)}`, { issues });
+  }
+}
+
+function isClient(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const client = value as Record<string, unknown>;
+  return ['pages', 'list', 'save', 'categories', 'latestOrders'].every((method) => typeof client[method] === 'function');
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function checkBatch(batch: unknown, issues: ValidationIssue[]): void {
+  if (batch === undefined) return;
+  if (typeof batch !== 'object' || batch === null || Array.isArray(batch)) {
+    issues.push({ path: ['batch'], message: 'must be an object: { maxRecords?, maxBytes? }' });
+    return;
+  }
+  const { maxRecords, maxBytes } = batch as Record<string, unknown>;
+  if (maxRecords !== undefined && !(Number.isInteger(maxRecords) && (maxRecords as number) >= 1)) {
+    issues.push({ path: ['batch', 'maxRecords'], message: 'must be an integer of at least 1' });
+  }
+  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && (maxBytes as number) >= 2)) {
+    issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
+  }
+}
+
+function checkIndexes(indexes: unknown, issues: ValidationIssue[]): void {
+  if (indexes === undefined) return;
+  if (typeof indexes !== 'object' || indexes === null || Array.isArray(indexes)) {
+    issues.push({ path: ['indexes'], message: 'must be an object of index lists by collection' });
+    return;
+  }
+  for (const [name, list] of Object.entries(indexes)) {
+    if (name !== 'categories' && !isCollectionName(name)) {
+      issues.push({ path: ['indexes', name], message: `unknown collection; known: ${COLLECTIONS.join(', ')}, categories` });
+    } else if (!Array.isArray(list) || !list.every((index) => typeof index === 'string' && index.trim() !== '')) {
+      issues.push({ path: ['indexes', name], message: 'must be an array of index specs in Dexie syntax (non-empty strings)' });
+    }
   }
 }

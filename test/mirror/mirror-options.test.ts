@@ -1,0 +1,59 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { ValidationError } from '../../src/errors/index.js';
+import { createMirror, type MirrorOptions } from '../../src/mirror/create-mirror.js';
+
+const client = createClient({ baseUrl: 'http://127.0.0.1:9/api', token: 't0ken-options', userAgent: 'pos-cloud-mirror tests (dev@example.com)' });
+const base = { client, dbName: 'mirror-options', indexedDB: new IDBFactory(), IDBKeyRange };
+
+/** The issue paths of the ValidationError that createMirror throws for `options`. */
+function refusal(options: unknown): string[] {
+  try {
+    createMirror(options as MirrorOptions);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toMatch(/^createMirror: /);
+    return (error as ValidationError).issues.map((i) => i.path.join('.'));
+  }
+  throw new Error(`createMirror accepted ${JSON.stringify(options)}`);
+}
+
+describe('createMirror options', () => {
+  it('refuses options that are not an object', () => {
+    for (const options of [undefined, null, 'http://x', []]) expect(refusal(options)).toEqual(['']);
+  });
+
+  it.each([
+    ['a baseUrl that is not a URL', { baseUrl: 'not a url' }, ['baseUrl']],
+    ['a baseUrl that is not http(s)', { baseUrl: 'ftp://host/api' }, ['baseUrl']],
+    ['a client that is not one', { client: 5 }, ['client']],
+    ['an empty dbName', { dbName: '' }, ['dbName']],
+    ['categories that is not a boolean', { categories: 'no' }, ['categories']],
+    ['a batch that is not an object', { batch: 5 }, ['batch']],
+    ['batch limits out of range', { batch: { maxRecords: 0, maxBytes: 1.5 } }, ['batch.maxRecords', 'batch.maxBytes']],
+    ['indexes of an unknown collection, and not a list', { indexes: { shoes: ['size'], products: 'barcode' } }, ['indexes.shoes', 'indexes.products']],
+    ['a fractional pageLimit', { pageLimit: 2.5 }, ['pageLimit']],
+    ['a negative skew margin', { skewMarginMs: -1 }, ['skewMarginMs']],
+    ['a lease of 0 (the campaign would spin)', { leaderLeaseMs: 0 }, ['leaderLeaseMs']],
+    ['an environment that is not an object', { environment: 'test' }, ['environment']],
+  ])('refuses %s, naming it', (_label, extra, paths) => {
+    expect(refusal({ ...base, ...extra })).toEqual(paths);
+  });
+
+  it('refuses delays a timer cannot wait (setTimeout fires at once beyond 2^31 - 1 ms)', () => {
+    const long = 2 ** 31;
+    expect(refusal({ ...base, pollIntervalMs: long, reconcileIntervalMs: long, leaderLeaseMs: long })).toEqual([
+      'pollIntervalMs',
+      'reconcileIntervalMs',
+      'leaderLeaseMs',
+    ]);
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:9/api', token: 't', userAgent: 'u', timeoutMs: long })).toThrow(/timeoutMs: must be a number of ms > 0 and at most 2147483647/);
+    expect(() => createClient({ baseUrl: 'http://127.0.0.1:9/api', token: 't', userAgent: 'u', retry: { maxDelayMs: long } })).toThrow(/retry\.maxDelayMs: must be a number of ms >= 0/);
+  });
+
+  it('accepts the limits themselves, and a pageLimit above a collection maximum (each collection clamps it)', async () => {
+    const mirror = createMirror({ ...base, pollIntervalMs: 2 ** 31 - 1, reconcileIntervalMs: 0, leaderLeaseMs: 1, pageLimit: 5000, categories: false, indexes: { products: ['barcode'] } });
+    await mirror.close();
+  });
+});
