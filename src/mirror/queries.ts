@@ -18,11 +18,17 @@ export interface MirrorQueries {
   itemsOfOrder(idOrder: Id): Promise<StoredRecord[]>;
   /** The product whose barcode, EAN-13 or SKU is `code`. */
   productByCode(code: string): Promise<StoredRecord | undefined>;
-  /** Products whose name starts with `text` (case-insensitive), or whose code equals it. */
+  /**
+   * Live products whose name starts with `text` (case-insensitive), or whose code equals it (that
+   * one first), at most `limit` (default 50).
+   */
   searchProducts(text: string, opts?: { limit?: number }): Promise<StoredRecord[]>;
   /** The price-matrix row of a product in force at `at` (default now), for a shop if given. */
   priceOf(idProduct: Id, opts?: { at?: number; idShop?: Id }): Promise<StoredRecord | undefined>;
-  /** The category tree, roots first, children ordered by `node_sort`. */
+  /**
+   * The category tree of live categories, roots first, children ordered by `node_sort`. A live
+   * category whose parent is deleted or not in the mirror is shown as a root, not hidden.
+   */
   categoryTree(): Promise<CategoryTreeNode[]>;
   /** Stock history rows of a warehouse, optionally of one product (`id_record`). */
   stockRows(idWarehouse: Id, opts?: { idProduct?: Id }): Promise<StoredRecord[]>;
@@ -70,8 +76,16 @@ export function createQueries(db: MirrorDb): MirrorQueries {
       const byId = new Map<string, StoredRecord>();
       const exact = await this.productByCode(query);
       if (exact) byId.set(exact.id, exact);
-      const byName = await db.products.where('name').startsWithIgnoreCase(query).limit(limit * 2).toArray();
-      for (const p of byName) if (isLive(p) && byId.size < limit) byId.set(p.id, p);
+      const room = limit - byId.size;
+      if (room <= 0) return [...byId.values()];
+      // Deleted products are skipped before the limit counts, so they never crowd out live ones.
+      const byName = await db.products
+        .where('name')
+        .startsWithIgnoreCase(query)
+        .filter((p) => isLive(p) && !byId.has(p.id))
+        .limit(room)
+        .toArray();
+      for (const p of byName) byId.set(p.id, p);
       return [...byId.values()];
     },
     async priceOf(idProduct, opts = {}) {
