@@ -2,7 +2,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { ValidationError } from '../../src/errors/index.js';
-import { createMirror, type MirrorOptions } from '../../src/mirror/create-mirror.js';
+import { createMirror } from '../../src/mirror/create-mirror.js';
+import type { MirrorOptions } from '../../src/mirror/options.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9/api', token: 't0ken-options', userAgent: 'pos-cloud-mirror tests (dev@example.com)' });
 const base = { client, dbName: 'mirror-options', indexedDB: new IDBFactory(), IDBKeyRange };
