@@ -102,7 +102,8 @@ export interface OutboxEntry {
  * stopped before that batch), which is harmless: it only counts when the server holds its values.
  *
  * The next push compares it with the server state: when the server holds the sent value of every
- * field in `fields`, the POST is taken as landed, and only the changes made since go out. When the
+ * field in `fields`, the POST is taken as landed and the state it wrote (the server state with
+ * `record` laid on it) becomes the base of everything changed since, on either side. When the
  * server has since changed one of those fields, a POST that landed cannot be told from one that
  * did not: the entry is checked against its original base, and the app's own write may then show
  * up as a change on the server's side (a conflict for the strategy to settle). Only the latest

@@ -29,8 +29,10 @@ export function knownServerState(entry: OutboxEntry, local: StoredRecord | undef
 /**
  * Decides what a push does with one pending entry (DESIGN.md decision 7):
  * - the server did not change the record since the edit's base: push the app's changes on it;
- * - the server holds what an earlier push sent whose answer was lost: that push counts as done,
- *   and only the changes made since go out;
+ * - the server holds what an earlier push sent (its `sent` snapshot) whose answer was lost: that
+ *   push counts as done, and the state it wrote (the server state with the sent record laid on
+ *   it) is the base of the three-way check below, so the changes made since on either side merge
+ *   or conflict like any others;
  * - the server changed it: merge field by field; fields changed on both sides, a deletion against
  *   an edit and an edit against a deletion are conflicts, settled by the strategy or left as a
  *   conflict row;
@@ -46,16 +48,12 @@ export function checkEntry(
   const { collection } = entry;
   if (!known) return { kind: 'push', record: local, base: null, changed: entry.changed, rebased: false };
 
-  // An earlier push whose answer was lost did land: rebase on the server state that holds it.
+  // An earlier push whose answer was lost did land: the state it wrote is the base of what
+  // changed since, on both sides (a later local edit and a later server edit of one field conflict).
   const sent = readSent(entry);
-  if (sent && sent.fields.every((f) => sameValue(sent.record[f], known[f]))) {
-    const changed = entry.changed.filter((f) => !sameValue(local[f], known[f]));
-    if (changed.length === 0) return { kind: 'acknowledge', record: known };
-    return { kind: 'push', record: overlay(known, local, changed), base: known, changed, rebased: true };
-  }
-
-  const base = entry.base;
-  const serverChanged = base === null || known._v !== base._v;
+  const landed = sent !== undefined && sent.fields.every((f) => sameValue(sent.record[f], known[f]));
+  const base: StoredRecord | null = landed ? { ...known, ...sent.record, id: entry.id, _v: known._v } : entry.base;
+  const serverChanged = landed || base === null || known._v !== base._v;
   if (!serverChanged) return { kind: 'push', record: local, base, changed: entry.changed, rebased: false };
 
   const localDeleted = entry.op === 'delete';

@@ -163,6 +163,23 @@ describe('checkEntry', () => {
     expect(checkEntry(e, local, server, 'merge')).toEqual({ kind: 'acknowledge', record: server });
   });
 
+  it('after a landed push, the state it wrote is the base: a later edit of another field on both sides is a conflict', () => {
+    // Sent firstname "Anna" (the full record, lastname "Lee"); the answer was lost. The app then
+    // changed lastname, and so did someone else after the POST landed.
+    const e = withSent(entry({ changed: ['firstname', 'lastname'] }), { ...local, _v: 100 }, ['firstname']);
+    const nowLocal = { ...local, lastname: 'Local' };
+    const server = { ...local, _v: 250, lastname: 'Other' };
+    expect(checkEntry(e, nowLocal, server, 'merge')).toEqual({ kind: 'conflict', fields: ['lastname'], local: nowLocal, server });
+    expect(checkEntry(e, nowLocal, server, 'server-wins')).toEqual({ kind: 'acknowledge', record: server });
+    // A later server edit of a field the app left alone merges.
+    const elsewhere = { ...local, _v: 250, note: 'vip' };
+    expect(checkEntry(e, nowLocal, elsewhere, 'merge')).toMatchObject({
+      kind: 'push',
+      record: { firstname: 'Anna', lastname: 'Local', note: 'vip', _v: 250 },
+      changed: ['lastname'],
+    });
+  });
+
   it('an unanswered push that did not land changes nothing', () => {
     const e = withSent(entry(), { ...local }, ['firstname']);
     expect(checkEntry(e, local, base, 'merge')).toMatchObject({ kind: 'push', rebased: false });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
-import { ValidationError } from '../../src/errors/index.js';
+import { NetworkError, ValidationError } from '../../src/errors/index.js';
 import { listConflicts, pendingEntries, resolveConflict } from '../../src/sync/conflict-resolution.js';
 import type { ConflictResolver } from '../../src/sync/conflict-strategy.js';
 import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
@@ -191,6 +191,67 @@ describe('conflicts over HTTP', () => {
     expect(calls).toEqual([['firstname'], ['firstname']]);
     expect(f.sim.store.get('customers', a.id)).toMatchObject({ firstname: 'Merge me + Register' });
     expect((await listConflicts(f.db)).map((c) => c.id)).toEqual([b.id]);
+  });
+
+  describe('after a POST that landed but whose answer was lost', () => {
+    /** Edits firstname and pushes it through a dropped connection: the server applies it, the app never hears. */
+    async function lostAnswer(options: Parameters<typeof startPushFixture>[0] = {}): Promise<{ f: PushFixture; customer: StoredRecord }> {
+      const { f, customer } = await setUp(options);
+      await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Sent' }, { now: NOW });
+      f.sim.setFaults({ dropRate: 1 });
+      await expect(f.pusher.push()).rejects.toThrow(NetworkError);
+      f.sim.setFaults({});
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname: customer.lastname });
+      return { f, customer };
+    }
+
+    it('a later local edit and a later register edit of another field are a conflict on it: the register’s value is not overwritten', async () => {
+      const { f, customer } = await lostAnswer();
+      await saveLocal(f.db, 'customers', { id: customer.id, lastname: 'Local' }, { now: NOW + 1 });
+      f.sim.store.write('customers', { id: customer.id, lastname: 'Register' });
+      await f.pull('customers');
+
+      const report = await f.pusher.push();
+      expect(report).toMatchObject({ pushed: 0, conflicts: 1 });
+      const [conflict] = await listConflicts(f.db);
+      expect(conflict).toMatchObject({ fields: ['lastname'], local: { lastname: 'Local' }, server: { lastname: 'Register' } });
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname: 'Register' });
+    });
+
+    it('control: the same edits with the answer received are a conflict on that field too', async () => {
+      const { f, customer } = await setUp();
+      await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'Sent' }, { now: NOW });
+      await saveLocal(f.db, 'customers', { id: customer.id, lastname: 'Local' }, { now: NOW + 1 });
+      f.sim.store.write('customers', { id: customer.id, lastname: 'Register' });
+      await f.pull('customers');
+      expect(await f.pusher.push()).toMatchObject({ conflicts: 1 });
+      expect((await listConflicts(f.db))[0]?.fields).toEqual(['lastname']);
+      expect(f.sim.store.get('customers', customer.id)?.lastname).toBe('Register');
+    });
+
+    it('client-wins settles that conflict with the app’s value; server-wins with the register’s', async () => {
+      for (const [conflict, lastname] of [['client-wins', 'Local'], ['server-wins', 'Register']] as const) {
+        const { f, customer } = await lostAnswer({ conflict });
+        await saveLocal(f.db, 'customers', { id: customer.id, lastname: 'Local' }, { now: NOW + 1 });
+        f.sim.store.write('customers', { id: customer.id, lastname: 'Register' });
+        await f.pull('customers');
+        expect(await f.pusher.push()).toMatchObject({ conflicts: 0 });
+        expect(await f.db._sync_outbox.count()).toBe(0);
+        expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname });
+        await f.close();
+        fx = undefined;
+      }
+    });
+
+    it('a later local edit and a register edit of different fields merge: the server gets both', async () => {
+      const { f, customer } = await lostAnswer();
+      await saveLocal(f.db, 'customers', { id: customer.id, lastname: 'Local' }, { now: NOW + 1 });
+      f.sim.store.write('customers', { id: customer.id, note_internal: 'from the register' });
+      await f.pull('customers');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname: 'Local', note_internal: 'from the register' });
+      expect(await f.db._sync_outbox.count()).toBe(0);
+    });
   });
 
   it('a create whose answer was lost and whose snapshot is gone (a crash) is acknowledged when the server has its values', async () => {
