@@ -36,8 +36,12 @@ export function knownServerState(entry: OutboxEntry, local: StoredRecord | undef
  * - the server changed it: merge field by field; fields changed on both sides, a deletion against
  *   an edit and an edit against a deletion are conflicts, settled by the strategy or left as a
  *   conflict row;
- * - a create whose id the server already has is compared with what the server has: the same
- *   values mean an earlier push landed and is just acknowledged.
+ * - a create whose id the server already has, not recognised as landed by its `sent` snapshot,
+ *   is compared with what the server has: the same values mean an earlier push that left no
+ *   snapshot landed, and it is just acknowledged (fields the server lacks going out); a field
+ *   held with another value, or a deletion on the server, means another record with the same id
+ *   (two devices drew it): a conflict whatever the strategy (a resolver is not asked), never a
+ *   merge or an overwrite.
  */
 export function checkEntry(
   entry: OutboxEntry,
@@ -70,6 +74,10 @@ export function checkEntry(
 
   const deletion = fields.length === 1 && fields[0] === '_d';
   const mine = deletion ? appView(entry, local, known) : local;
+  // A create whose id the server holds with other values, and not as this app's own landed
+  // create: another device drew the same id. Two unrelated records are never merged or
+  // overwritten by a strategy: the app decides (see `resolveConflict`).
+  if (base === null) return { kind: 'conflict', fields, local: mine, server: known };
   const info = { collection, id: entry.id, fields };
   const choice = chooseSide(strategy, mine, known, base, info);
   if (choice === null) return { kind: 'conflict', fields, local: mine, server: known };

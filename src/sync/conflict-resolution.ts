@@ -22,6 +22,12 @@ export type ConflictChoice = 'local' | 'server' | object;
  *   the entry leaves the outbox and the table shows the server's record.
  * - an object: the record to keep, laid on the local copy and validated like a save (a bad one
  *   is a `ValidationError` and changes nothing). The fields that differ from the server's go out.
+ *
+ * A conflict of a local create (its row's `base` is `null`: the server holds another record with
+ * the same id, made elsewhere) is about whole records: `'server'` keeps the server's record and
+ * drops the local create entirely (nothing of it goes out; save its values again without an id
+ * first to keep them as a new record, and point its references there); `'local'` writes every
+ * field the app set over the server's record; a record replaces those fields with its own.
  */
 export async function resolveConflict(db: MirrorDb, key: string, choice: ConflictChoice): Promise<void> {
   const collection = collectionOfKey(key);
@@ -73,7 +79,8 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
       return settle(mine, fields.filter((f) => !sameValue(mine[f], server[f])).sort());
     }
     if (choice === 'server') {
-      if (deletion) return settle(server, []);
+      // A deletion conflict, or a create against another record with its id: the server's record as a whole.
+      if (deletion || entry.base === null) return settle(server, []);
       const record = overlay(local, server, row.fields);
       const remaining = entry.changed.filter((f) => !row.fields.includes(f) && !sameValue(record[f], server[f]));
       return settle(record, remaining);

@@ -146,6 +146,21 @@ describe('checkEntry', () => {
     expect(checkEntry(e, created, server, 'merge')).toMatchObject({ kind: 'conflict', fields: ['lastname'] });
   });
 
+  it('a create whose id the server holds with other values is a conflict whatever the strategy; a resolver is not asked', () => {
+    const created: StoredRecord = { ...local, _v: 0 };
+    const server: StoredRecord = { ...created, _v: 300, lastname: 'Other', note: 'theirs' };
+    const e = entry({ op: 'create', base: null, changed: ['_d', 'firstname', 'lastname', 'note'] });
+    const resolver = vi.fn(() => 'local' as const);
+    for (const strategy of ['server-wins', 'client-wins', resolver] as ConflictStrategy[]) {
+      expect(checkEntry(e, created, server, strategy)).toEqual({ kind: 'conflict', fields: ['lastname', 'note'], local: created, server });
+    }
+    expect(resolver).not.toHaveBeenCalled();
+    // Against a deleted record with that id: a conflict on _d, whatever the strategy.
+    const gone: StoredRecord = { ...created, _v: 300, _d: 150 };
+    expect(checkEntry(e, created, gone, 'client-wins')).toMatchObject({ kind: 'conflict', fields: ['_d'] });
+    expect(checkEntry(e, created, gone, 'server-wins')).toMatchObject({ kind: 'conflict', fields: ['_d'] });
+  });
+
   it('an earlier push whose answer was lost but which landed is not mistaken for a concurrent edit', () => {
     // Sent firstname "Anna"; the answer was lost; the app then changed firstname again.
     const sentRecord: StoredRecord = { ...local, _v: 100 };

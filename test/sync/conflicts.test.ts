@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
 import { NetworkError, ValidationError } from '../../src/errors/index.js';
 import { listConflicts, pendingEntries, resolveConflict } from '../../src/sync/conflict-resolution.js';
-import type { ConflictResolver } from '../../src/sync/conflict-strategy.js';
+import type { ConflictResolver, ConflictStrategy } from '../../src/sync/conflict-strategy.js';
 import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
 import { startPushFixture, type PushFixture } from './push-fixture.js';
 
@@ -250,6 +250,53 @@ describe('conflicts over HTTP', () => {
       await f.pull('customers');
       expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
       expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname: 'Local', note_internal: 'from the register' });
+      expect(await f.db._sync_outbox.count()).toBe(0);
+    });
+  });
+
+  describe('a local create whose id another device already used (same-millisecond creates)', () => {
+    /** Another device created a customer and pushed it; this device draws the same id, pulls (it has seen the other create), then pushes. */
+    async function collide(conflict: ConflictStrategy) {
+      const { f } = await setUp({ conflict });
+      const other = f.sim.store.write('customers', { id: '0', company: 'Other device Ltd', firstname: 'Bob', email: 'bob@example.com' });
+      const id = await saveLocal(f.db, 'customers', { id: other.id as string, company: 'This device s.r.o.', firstname: 'Alice', lastname: 'Local' }, { now: NOW });
+      expect(id).toBe(other.id);
+      await f.pull('customers');
+      const report = await f.pusher.push();
+      return { f, id, other, report };
+    }
+
+    it.each<[string, ConflictStrategy]>([
+      ['merge', 'merge'],
+      ['server-wins', 'server-wins'],
+      ['client-wins', 'client-wins'],
+      ["a resolver answering 'local'", () => 'local'],
+    ])('under %s: a conflict row; the other device’s record is neither overwritten nor merged into', async (_title, conflict) => {
+      const { f, id, other, report } = await collide(conflict);
+      expect(report).toMatchObject({ conflicts: 1, pushed: 0, acknowledged: 0, requests: 0 });
+      const [row] = await listConflicts(f.db);
+      expect(row).toMatchObject({ key: `customers:${id}`, base: null, local: { firstname: 'Alice', lastname: 'Local' }, server: { firstname: 'Bob' } });
+      expect(row?.fields).toEqual(expect.arrayContaining(['company', 'firstname']));
+      expect(f.sim.store.get('customers', id)).toMatchObject({ company: 'Other device Ltd', firstname: 'Bob', email: 'bob@example.com', _v: other._v });
+      expect((await pendingEntries(f.db))[0]).toMatchObject({ op: 'create', state: 'conflict' });
+    });
+
+    it("resolving with 'server' keeps the other record as it is and drops the local create: nothing of it goes out", async () => {
+      const { f, id } = await collide('server-wins');
+      await resolveConflict(f.db, `customers:${id}`, 'server');
+      expect(await f.db._sync_outbox.count()).toBe(0);
+      expect(await f.db.customers.get(id)).toMatchObject({ company: 'Other device Ltd', firstname: 'Bob' });
+      expect(await f.db.customers.get(id)).not.toHaveProperty('lastname', 'Local');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 0, requests: 0 });
+      expect(f.sim.store.get('customers', id)).toMatchObject({ company: 'Other device Ltd', firstname: 'Bob' });
+      expect(f.sim.store.get('customers', id)?.lastname).not.toBe('Local');
+    });
+
+    it("resolving with 'local' writes the app's record over it", async () => {
+      const { f, id } = await collide('merge');
+      await resolveConflict(f.db, `customers:${id}`, 'local');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(f.sim.store.get('customers', id)).toMatchObject({ company: 'This device s.r.o.', firstname: 'Alice', lastname: 'Local' });
       expect(await f.db._sync_outbox.count()).toBe(0);
     });
   });
