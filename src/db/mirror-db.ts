@@ -1,6 +1,7 @@
-import { Dexie, type Table } from 'dexie';
+import { Dexie, type Table, type Transaction } from 'dexie';
 import type { CollectionName } from '../schema/collections.js';
-import { buildStores, type ExtraIndexes } from './stores.js';
+import { quarantineKey } from './quarantine-key.js';
+import { buildStores, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
 import type {
   CheckpointRow,
   ConflictRow,
@@ -48,7 +49,7 @@ export class MirrorDb extends Dexie {
   declare order_details: Table<StoredRecord, string>;
   declare categories: Table<StoredRecord, string>;
   declare _sync_checkpoints: Table<CheckpointRow, string>;
-  declare _sync_quarantine: Table<QuarantineRow, number>;
+  declare _sync_quarantine: Table<QuarantineRow, string>;
   declare _sync_outbox: Table<OutboxEntry, number>;
   declare _sync_conflicts: Table<ConflictRow, string>;
   declare _sync_meta: Table<MetaRow, string>;
@@ -59,6 +60,18 @@ export class MirrorDb extends Dexie {
     if (options.IDBKeyRange) deps.IDBKeyRange = options.IDBKeyRange;
     super(name, { ...deps, chromeTransactionDurability: 'relaxed' });
     this.version(1).stores(buildStores(options.indexes));
+    // Versions 2 to 5 re-key `_sync_quarantine` by record (one row each, `QuarantineRow.key`).
+    // IndexedDB cannot change a primary key in place, so the rows move out to a side table
+    // (deduplicated: the latest refusal of a record wins), the table is dropped, made again with
+    // the new key, and the rows move back. A new database is created at version 5 directly.
+    this.version(2)
+      .stores({ [QUARANTINE_MOVING]: QUARANTINE_STORE })
+      .upgrade((tx) => moveQuarantineRows(tx, SYNC_TABLES.quarantine, QUARANTINE_MOVING));
+    this.version(3).stores({ [SYNC_TABLES.quarantine]: null });
+    this.version(4)
+      .stores({ [SYNC_TABLES.quarantine]: QUARANTINE_STORE })
+      .upgrade((tx) => moveQuarantineRows(tx, QUARANTINE_MOVING, SYNC_TABLES.quarantine));
+    this.version(5).stores({ [QUARANTINE_MOVING]: null });
   }
 
   /** The table of one collection (or the flattened categories). */
@@ -70,4 +83,19 @@ export class MirrorDb extends Dexie {
   get syncTables(): Table[] {
     return Object.values(SYNC_TABLES).map((t) => this.table(t));
   }
+}
+
+/**
+ * Copies the quarantine rows of table `from` into table `to` keyed by record (an upgrade step):
+ * rows of version 1 get their `key` (and lose `seq`), and of several rows of one record the last
+ * one (the latest refusal) is kept.
+ */
+async function moveQuarantineRows(tx: Transaction, from: string, to: string): Promise<void> {
+  const byKey = new Map<string, QuarantineRow>();
+  for (const row of (await tx.table(from).toArray()) as (QuarantineRow & { seq?: number })[]) {
+    const { seq: _seq, ...rest } = row;
+    const key = quarantineKey(row.collection, row.id, row.record);
+    byKey.set(key, { ...rest, key }); // rows come in key order: a later refusal replaces an earlier one
+  }
+  if (byKey.size > 0) await tx.table(to).bulkPut([...byKey.values()]);
 }

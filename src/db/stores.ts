@@ -32,9 +32,16 @@ export function buildStores(extra: ExtraIndexes = {}): Record<string, string> {
   }
   stores.categories = ['id', '_v', 'id_category_parent', ...(extra.categories ?? [])].join(', ');
   stores[SYNC_TABLES.checkpoints] = 'collection';
+  // Version 1 keyed quarantine rows by an auto-incremented `seq`; later versions key them by record.
   stores[SYNC_TABLES.quarantine] = '++seq, collection, at';
   stores[SYNC_TABLES.outbox] = '++seq, &[collection+id], collection, state';
   stores[SYNC_TABLES.conflicts] = 'key, collection, at';
   stores[SYNC_TABLES.meta] = 'key';
   return stores;
 }
+
+/** The store definition of `_sync_quarantine` from schema version 4 on: one row per record, keyed by `key`. */
+export const QUARANTINE_STORE = 'key, collection, at';
+
+/** The table quarantine rows wait in while `_sync_quarantine` changes its primary key (schema versions 2 to 5). */
+export const QUARANTINE_MOVING = '_sync_quarantine_moving';

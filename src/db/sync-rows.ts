@@ -38,17 +38,27 @@ export interface TraversalCursor {
   records: number;
 }
 
-/** A record the server sent that failed its read schema, kept with the reason. */
+/**
+ * A record the server sent that failed its read schema, kept with the reason. There is one row
+ * per server record (`key`): a record refused again replaces its row with what came last, and
+ * the row is deleted, in the same transaction, once a version of the record at least as new as
+ * the refused one is applied (fixed on the server), or once a reconcile sweep (or the category
+ * tree) no longer lists it.
+ */
 export interface QuarantineRow {
-  seq?: number;
+  /**
+   * Primary key: `${collection}:${id}` (like a conflict's key), or, for a record without a
+   * readable id, `${collection}:?` and a hash of the record as received (see `quarantineKey`).
+   */
+  key: string;
   collection: CollectionName | 'categories';
-  /** Its id when one could be read. */
+  /** Its id when one could be read (canonical when it is an id). */
   id: Id | undefined;
-  /** The record exactly as received. */
+  /** The record exactly as received (the latest refused version). */
   record: unknown;
   /** Why it was refused. */
   issues: ValidationIssue[];
-  /** When it was quarantined (local ms). */
+  /** When it was last refused (local ms). */
   at: number;
 }
 

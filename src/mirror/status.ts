@@ -38,7 +38,11 @@ export interface SyncStatus {
   rejected: number;
   /** Unresolved conflicts. */
   conflicts: number;
-  /** Server records held in quarantine. */
+  /**
+   * Server records held in quarantine (rows of `_sync_quarantine`, one per record): a record
+   * refused again keeps its one row, and a record leaves once a version the read schema accepts
+   * is applied (or the server no longer lists it in a reconcile sweep or the category tree).
+   */
   quarantined: number;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;

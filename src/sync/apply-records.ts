@@ -5,6 +5,7 @@ import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { overlay } from './conflict-check.js';
 import { HYDRATIONS, splitHydrations, type SplitChild } from './hydrations.js';
+import { releaseFromQuarantine } from './quarantine.js';
 
 /** What applying a batch of server records did. */
 export interface ApplyResult {
@@ -18,12 +19,15 @@ export interface ApplyResult {
   maxV: number;
 }
 
-/** The tables a transaction applying records of `collection` must include. */
+/**
+ * The tables a transaction applying records of `collection` must include: its table, the child
+ * table its hydrations are split into, the outbox, and the quarantine (an applied record leaves it).
+ */
 export function applyTables(db: MirrorDb, collection: CollectionName | 'categories'): Table[] {
   // The child table its hydrations are split into, if it has one.
   const child = collection === 'categories' ? undefined : HYDRATIONS[collection]?.child;
   const names: string[] = child ? [collection, child] : [collection];
-  return [...names.map((n) => db.table(n)), db._sync_outbox];
+  return [...names.map((n) => db.table(n)), db._sync_outbox, db._sync_quarantine];
 }
 
 /**
@@ -37,7 +41,9 @@ export function applyTables(db: MirrorDb, collection: CollectionName | 'categori
  *   outbox entry (`entry.server`) for the push to rebase on, and the table gets the new server
  *   state with the app's changed fields laid on top, so the UI keeps showing the edit;
  * - hydrations are split into their own tables under the same rules;
- * - tombstones (`_d` != 0) are stored like any record and hidden by the query helpers.
+ * - tombstones (`_d` != 0) are stored like any record and hidden by the query helpers;
+ * - a record written (or noted on its outbox entry) leaves the quarantine: its row, if an earlier
+ *   version was refused, is deleted (see `releaseFromQuarantine`).
  */
 export async function applyServerRecords(
   db: MirrorDb,
@@ -66,6 +72,8 @@ export async function applyServerRecords(
 
   const toPut: StoredRecord[] = [];
   const toUpdate: OutboxEntry[] = [];
+  // The server records taken (written, or noted on their outbox entry).
+  const taken: StoredRecord[] = [];
   records.forEach((record, i) => {
     const local = locals[i];
     const entry = entries.get(record.id);
@@ -78,6 +86,7 @@ export async function applyServerRecords(
       toUpdate.push({ ...entry, server: record });
       // The new server state with the app's changed fields laid on top.
       toPut.push(local ? overlay(record, local, entry.changed) : record);
+      taken.push(record);
       result.deferred++;
       return;
     }
@@ -86,11 +95,13 @@ export async function applyServerRecords(
       return;
     }
     toPut.push(record);
+    taken.push(record);
     result.written++;
   });
 
   if (toPut.length > 0) await table.bulkPut(toPut);
   if (toUpdate.length > 0) await db._sync_outbox.bulkPut(toUpdate);
+  await releaseFromQuarantine(db, collection, taken);
 
   const byCollection = new Map<CollectionName, StoredRecord[]>();
   for (const child of children) {

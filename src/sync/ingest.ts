@@ -4,7 +4,7 @@ import { ValidationError } from '../errors/index.js';
 import { parseRecord } from '../schema/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables, type ApplyResult } from './apply-records.js';
-import { idOfRaw } from './quarantine.js';
+import { holdInQuarantine, quarantineRow } from './quarantine.js';
 
 /** What {@link ingestRecords} did. */
 export interface IngestReport extends ApplyResult {
@@ -30,14 +30,16 @@ export async function ingestRecords(
   records.forEach((raw, index) => {
     const parsed = parseRecord(collection, raw);
     if (parsed.ok) good.push(parsed.record as StoredRecord);
-    else bad.push({ collection, id: idOfRaw(raw), record: raw, issues: parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), at: now() });
+    else bad.push(quarantineRow(collection, raw, parsed.issues.map((i) => ({ ...i, path: [index, ...i.path] })), now()));
   });
   return applyReadRecords(db, collection, good, bad);
 }
 
 /**
  * Applies records that passed the read schema and quarantines the rows of those that did not,
- * in one transaction: what a pull does with a page, for records that came another way.
+ * in one transaction: what a pull does with a page, for records that came another way. A row
+ * replaces the row of the same record (`QuarantineRow.key`, as `quarantineRows` builds them), so
+ * polling the same bad record again adds nothing; an applied record leaves the quarantine.
  */
 export async function applyReadRecords(
   db: MirrorDb,
@@ -45,9 +47,9 @@ export async function applyReadRecords(
   records: readonly StoredRecord[],
   quarantine: readonly QuarantineRow[],
 ): Promise<IngestReport> {
-  return db.transaction('rw', [...applyTables(db, collection), db._sync_quarantine], async () => {
+  return db.transaction('rw', applyTables(db, collection), async () => {
     const applied = await applyServerRecords(db, collection, records);
-    if (quarantine.length > 0) await db._sync_quarantine.bulkAdd([...quarantine]);
+    await holdInQuarantine(db, quarantine);
     return { ...applied, quarantined: quarantine.length };
   });
 }

@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { StoredRecord } from '../db/sync-rows.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
-import { idOfRaw, quarantineRows } from './quarantine.js';
+import { dropFromQuarantine, holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 
 /**
@@ -10,7 +10,9 @@ import type { SyncClient } from './sync-client.js';
  * dropped), nodes newer than the local copy are written, and local nodes the tree no longer has
  * are removed. `categoryTree()` in the query helpers rebuilds the tree. A root the read schema
  * refuses (one bad node refuses its whole branch) is quarantined, and its nodes are kept as they
- * are locally: a branch the server still sends is not gone.
+ * are locally: a branch the server still sends is not gone. The branch keeps one quarantine row
+ * (keyed by its root) however often it is read, until the server sends it in a form the read
+ * schema accepts.
  */
 export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: AbortSignal, now: () => number = Date.now): Promise<number> {
   const roots = await client.categories(signal ? { signal } : {});
@@ -18,11 +20,14 @@ export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: 
   const keep = new Set(flat.map((c) => c.id));
   const rejected = roots.rejected ?? [];
   for (const { raw } of rejected) addBranchIds(raw, keep);
-  await db.transaction('rw', [...applyTables(db, 'categories'), db._sync_quarantine], async () => {
+  await db.transaction('rw', applyTables(db, 'categories'), async () => {
     await applyServerRecords(db, 'categories', flat);
-    if (rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows('categories', rejected, now()));
+    await holdInQuarantine(db, quarantineRows('categories', rejected, now()));
     const gone = (await db.categories.toCollection().primaryKeys()).filter((id) => !keep.has(id));
-    if (gone.length > 0) await db.categories.bulkDelete(gone);
+    if (gone.length > 0) {
+      await db.categories.bulkDelete(gone);
+      await dropFromQuarantine(db, 'categories', gone);
+    }
   });
   return flat.length;
 }

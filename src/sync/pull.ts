@@ -4,7 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO } from '../schema/index.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
-import { quarantineRows } from './quarantine.js';
+import { holdInQuarantine, quarantineRows } from './quarantine.js';
 import type { PageLike, SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -76,7 +76,7 @@ export function createPuller(options: PullerOptions): Puller {
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
     const elapsed = startStopwatch(now);
-    const tables = [...applyTables(db, collection), db._sync_checkpoints, db._sync_quarantine];
+    const tables = [...applyTables(db, collection), db._sync_checkpoints];
 
     await traverse(
       client,
@@ -89,7 +89,7 @@ export function createPuller(options: PullerOptions): Puller {
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.
           const applied = await applyServerRecords(db, collection, page, { contiguous: versionStart === 0 });
-          if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page.rejected, now()));
+          await holdInQuarantine(db, quarantineRows(collection, page.rejected, now()));
           const next: TraversalCursor = {
             versionStart,
             idStart: page.cursor ?? base.idStart,

@@ -5,7 +5,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
 import { pageLimitFor, startStopwatch, traversalStart } from './pull.js';
-import { idOfRaw, quarantineRows } from './quarantine.js';
+import { dropFromQuarantine, holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -58,7 +58,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   let maxV = 0;
   let startedAt: number | undefined;
   const elapsed = startStopwatch(now);
-  const tables = [...applyTables(db, collection), db._sync_quarantine];
+  const tables = applyTables(db, collection);
 
   await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: pageLimitFor(collection, options.pageLimit ?? 400) }, options.signal, async (page) => {
     startedAt ??= traversalStart(page, 0, elapsed());
@@ -82,8 +82,11 @@ export async function reconcileCollection(collection: CollectionName, options: R
       const applied = await applyServerRecords(db, collection, page, { contiguous: true });
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);
-      if (vanished.length > 0) await db.table(collection).bulkDelete(vanished);
-      if (page.rejected.length > 0) await db._sync_quarantine.bulkAdd(quarantineRows(collection, page.rejected, now()));
+      if (vanished.length > 0) {
+        await db.table(collection).bulkDelete(vanished);
+        await dropFromQuarantine(db, collection, vanished);
+      }
+      await holdInQuarantine(db, quarantineRows(collection, page.rejected, now()));
     });
     report.vanished += vanished.length;
     report.quarantined += page.rejected.length;

@@ -164,6 +164,39 @@ describe('createMirror', () => {
     expect(await mirror.db._sync_quarantine.toArray()).toMatchObject([{ collection: 'orders', id: String(bad.order.id) }]);
   });
 
+  it('keeps one quarantine row for a refused latest order however often it is polled', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror();
+    const sale = fixture.sim.store.sell();
+    const order = fixture.sim.store.get('orders', String(sale.order.id))!;
+    fixture.sim.store.collection('orders').put({ ...order, total_paid_real: 'bad' } as never);
+    const before = fixture.sim.requests.recent().length;
+    const stop = mirror.watchLatestOrders(String(order.id_cash_register), { intervalMs: 20 });
+    await vi.waitFor(() => expect(fixture!.sim.requests.recent().slice(before).filter((r) => r.path.includes('/orders/latest')).length).toBeGreaterThanOrEqual(4), {
+      timeout: 10_000,
+    });
+    stop();
+    expect((await mirror.db._sync_quarantine.toArray()).map((r) => [r.key, r.id])).toEqual([[`orders:${order.id}`, String(order.id)]]);
+    expect((await waitFor(mirror.status, (s) => s.quarantined === 1)).quarantined).toBe(1);
+  });
+
+  it('counts a record fixed on the server and applied as no longer quarantined', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ collections: ['employees'], categories: false });
+    await mirror.syncNow();
+    const victim = fixture.sim.store.list('employees')[1]!;
+    fixture.sim.store.collection('employees').put({ ...victim, _d: 'bad', _v: fixture.sim.store.now() + 1 } as never);
+    await mirror.syncNow();
+    await waitFor(mirror.status, (s) => s.quarantined === 1);
+    // The back office fixes it: a normal write, with a new _v.
+    fixture.sim.store.advanceClock(1_000);
+    fixture.sim.store.write('employees', { ...victim, _d: 0, note: 'fixed' } as never);
+    await mirror.syncNow();
+    expect((await mirror.db.employees.get(String(victim.id)))?.note).toBe('fixed');
+    expect(await mirror.db._sync_quarantine.count()).toBe(0);
+    expect((await waitFor(mirror.status, (s) => s.quarantined === 0)).quarantined).toBe(0);
+  });
+
   it('repairs what a delta missed and removes what vanished, in a reconcile sweep', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror();

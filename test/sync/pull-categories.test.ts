@@ -45,4 +45,21 @@ describe('pullCategories', () => {
     const quarantine = await db._sync_quarantine.toArray();
     expect(quarantine).toMatchObject([{ collection: 'categories', id: '10', record: badBranch, at: 1234 }]);
   });
+
+  it('keeps one quarantine row for a refused branch over repeated runs, and drops it once the branch reads well', async () => {
+    const db = new MirrorDb(`categories-${dbs.length}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    dbs.push(db);
+    const badBranch = node('10', 2, [{ ...node('20', 2), _v: 'not a version' }]);
+    const answer: { roots: unknown[]; rejected?: RejectedLike[] } = {
+      roots: [node('30', 1)],
+      rejected: [{ index: 0, raw: badBranch, issues: [{ path: ['children', 0, '_v'], message: 'expected a number' }] }],
+    };
+    for (let i = 0; i < 3; i++) await pullCategories(db, clientWith(answer), undefined, () => 1000 + i);
+    expect(await db._sync_quarantine.toArray()).toMatchObject([{ key: 'categories:10', collection: 'categories', id: '10', at: 1002 }]);
+    answer.roots = [node('10', 3, [node('20', 3)]), node('30', 1)];
+    answer.rejected = [];
+    await pullCategories(db, clientWith(answer));
+    expect(await db._sync_quarantine.count()).toBe(0);
+    expect((await db.categories.toCollection().primaryKeys()).sort()).toEqual(['10', '20', '30']);
+  });
 });

@@ -4,6 +4,7 @@ import { createClient } from '../../src/client/index.js';
 import { MirrorDb } from '../../src/db/mirror-db.js';
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { createPuller } from '../../src/sync/pull.js';
+import { ingestRecords } from '../../src/sync/ingest.js';
 import { reconcileCollection } from '../../src/sync/reconcile.js';
 import type { PageLike, SyncClient, TraversalQuery } from '../../src/sync/sync-client.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
@@ -164,6 +165,42 @@ describe('createPuller', () => {
     expect(await db.employees.count()).toBe(sim.store.count('employees') - 1);
   });
 
+  it('keeps one quarantine row for a refused record however many pulls read it again', async () => {
+    const { sim, client, db } = await setup();
+    const puller = createPuller({ db, client });
+    await puller.pull('employees');
+    // The newest write of the collection is unreadable (`_d` not a number): its `_v` stays out of
+    // the checkpoint, so every delta reads it again.
+    const victim = sim.store.list('employees')[1]!;
+    sim.store.advanceClock(1_000);
+    sim.store.collection('employees').put({ ...victim, _d: 'bad', _v: sim.store.now() } as never);
+    const reports = [];
+    for (let i = 0; i < 5; i++) {
+      sim.store.advanceClock(120_000); // well past the skew margin
+      reports.push(await puller.pull('employees'));
+    }
+    expect(reports.every((r) => r.quarantined === 1)).toBe(true);
+    const rows = await db._sync_quarantine.toArray();
+    expect(rows.map((r) => [r.key, r.id])).toEqual([[`employees:${victim.id}`, String(victim.id)]]);
+  });
+
+  it('takes a quarantined record out of quarantine when a fixed version is applied', async () => {
+    const { sim, client, db } = await setup();
+    const puller = createPuller({ db, client });
+    await puller.pull('employees');
+    const victim = sim.store.list('employees')[1]!;
+    sim.store.advanceClock(1_000);
+    sim.store.collection('employees').put({ ...victim, _d: 'bad', _v: sim.store.now() } as never);
+    sim.store.advanceClock(120_000);
+    await puller.pull('employees');
+    expect(await db._sync_quarantine.count()).toBe(1);
+    sim.store.advanceClock(1_000);
+    sim.store.write('employees', { ...victim, _d: 0, note: 'fixed' } as never);
+    await puller.pull('employees');
+    expect((await db.employees.get(String(victim.id)))?.note).toBe('fixed');
+    expect(await db._sync_quarantine.count()).toBe(0);
+  });
+
   it.each([false, true])('converges whether or not the server repeats the id_start record (idStartInclusive %s)', async (inclusive) => {
     const { sim, client, db } = await setup({ idStartInclusive: inclusive, idsAsStrings: inclusive });
     const puller = createPuller({ db, client, pageLimit: 3 });
@@ -259,5 +296,23 @@ describe('reconcileCollection', () => {
     expect(quarantine).toHaveLength(1);
     expect(quarantine[0]).toMatchObject({ collection: 'employees', id: String(victim.id) });
     expect(await db.employees.count()).toBe(sim.store.count('employees'));
+  });
+
+  it('keeps one quarantine row per refused record over repeated sweeps, and drops the row of a record gone from the server', async () => {
+    const { sim, client, db } = await setup();
+    await createPuller({ db, client }).pull('employees');
+    const victim = sim.store.list('employees')[1]!;
+    sim.store.collection('employees').put({ ...victim, _v: 'not a version' } as never);
+    await reconcileCollection('employees', { db, client, pageLimit: 3 });
+    await reconcileCollection('employees', { db, client, pageLimit: 3 });
+    expect((await db._sync_quarantine.toArray()).map((r) => r.key)).toEqual([`employees:${victim.id}`]);
+    // A record only this device has (the server lost it), with a refused version in quarantine.
+    const lost = { ...(await db.employees.get(String(sim.store.list('employees')[0]!.id)))!, id: '999999999999999990' };
+    await db.employees.put(lost);
+    await ingestRecords(db, 'employees', [{ ...lost, _v: lost._v + 1, _d: 'bad' }]);
+    expect(await db._sync_quarantine.count()).toBe(2);
+    const report = await reconcileCollection('employees', { db, client, pageLimit: 3 });
+    expect(report.vanished).toBe(1);
+    expect((await db._sync_quarantine.toArray()).map((r) => r.key)).toEqual([`employees:${victim.id}`]);
   });
 });
