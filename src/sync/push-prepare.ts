@@ -2,11 +2,13 @@ import { Dexie } from 'dexie';
 import type { Table } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
+import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import { checkEntry, knownServerState } from './conflict-check.js';
+import { checkEntry, knownServerState, type CheckOutcome } from './conflict-check.js';
 import { conflictKey } from './conflict-key.js';
 import type { ConflictStrategy } from './conflict-strategy.js';
 import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
+import { parentReferences } from './push-order.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from './wire-record.js';
 
@@ -27,7 +29,9 @@ export interface OutgoingRecord {
  * - a record to send whose entry was rebased on a newer server state: the merged record goes
  *   into the table and the entry now says `base` = that server state;
  * - nothing to send: the entry leaves the outbox and the table gets the server's record;
- * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row.
+ * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row;
+ * - a record to send that references a parent the server does not have yet (its create still in
+ *   the outbox): the entry stays pending, untouched, and is counted in `awaitingParent`.
  * Every entry that goes out is written with a `sent` snapshot of its POST element (write-ahead,
  * in the same `bulkPut` as the other entry writes): if the process dies after the server applied
  * the POST and before `acknowledgeSent` ran, the next push still recognises the POST as landed
@@ -48,6 +52,11 @@ export async function prepareCollection(
       .sort((a, b) => a.seq - b.seq);
     if (entries.length === 0) return [];
     const locals = await readLocals(table, entries);
+    const outcomes = entries.map((entry, i) => {
+      const local = locals[i];
+      return local && checkEntry(entry, local, knownServerState(entry, local), strategy);
+    });
+    const unborn = await unbornParents(db, collection, outcomes);
 
     const out: OutgoingRecord[] = [];
     const tablePuts: StoredRecord[] = [];
@@ -56,15 +65,13 @@ export async function prepareCollection(
     const conflictPuts: ConflictRow[] = [];
 
     entries.forEach((entry, i) => {
-      const local = locals[i];
-      if (!local) {
+      const outcome = outcomes[i];
+      if (!outcome) {
         // Nothing to send: the record left its table (a database wiped by hand?). Said, not dropped.
         entryPuts.push({ ...entry, state: 'rejected', reason: `the ${collection} record ${entry.id} is missing from its table` });
         counts.rejected++;
         return;
       }
-      const known = knownServerState(entry, local);
-      const outcome = checkEntry(entry, local, known, strategy);
       if (outcome.kind === 'acknowledge') {
         tablePuts.push(outcome.record);
         entryDeletes.push(entry.seq);
@@ -84,6 +91,11 @@ export async function prepareCollection(
           at: now(),
         });
         counts.conflicts++;
+        return;
+      }
+      if (unborn !== undefined && referencesAny(outcome.record, unborn)) {
+        // Its parent is not on the server yet: the entry waits, untouched, for a later push.
+        counts.awaitingParent++;
         return;
       }
       let current: OutboxEntry & { seq: number } = entry;
@@ -111,6 +123,58 @@ export async function prepareCollection(
     if (entryDeletes.length > 0) await db._sync_outbox.bulkDelete(entryDeletes);
     if (conflictPuts.length > 0) await db._sync_conflicts.bulkPut(conflictPuts);
     return out;
+  });
+}
+
+/** Parent records the server does not have yet, by relation field of the child collection. */
+type Unborn = readonly (readonly [field: string, ids: ReadonlySet<Id>])[];
+
+/**
+ * The parents referenced by the records about to go out that are still created locally only:
+ * their outbox entry has no `base` (a create, or a create deleted again, that the server has not
+ * acknowledged: refused, in conflict, or not pushed). Parent collections are pushed first, so
+ * their acknowledged creates have already left the outbox. Reads, per parent collection
+ * referenced, only that collection's outbox entries between the lowest and highest id referenced
+ * (one `[collection+id]` range request each, usually empty). `undefined` when there are none.
+ */
+async function unbornParents(db: MirrorDb, collection: CollectionName, outcomes: readonly (CheckOutcome | undefined)[]): Promise<Unborn | undefined> {
+  const references = parentReferences(collection);
+  if (references.length === 0) return undefined;
+  const wanted = new Map<CollectionName, Set<Id>>();
+  for (const outcome of outcomes) {
+    if (outcome?.kind !== 'push') continue;
+    for (const [field, parent] of references) {
+      const id = outcome.record[field];
+      if (typeof id !== 'string' || id === '0') continue;
+      let ids = wanted.get(parent);
+      if (!ids) wanted.set(parent, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+  if (wanted.size === 0) return undefined;
+  const found = new Map<CollectionName, Set<Id>>();
+  await Promise.all(
+    [...wanted].map(async ([parent, ids]) => {
+      let low = '';
+      let high = '';
+      for (const id of ids) {
+        if (low === '' || id < low) low = id;
+        if (id > high) high = id;
+      }
+      const entries = await db._sync_outbox.where('[collection+id]').between([parent, low], [parent, high], true, true).toArray();
+      const unborn = entries.filter((e) => e.base === null && ids.has(e.id)).map((e) => e.id);
+      if (unborn.length > 0) found.set(parent, new Set(unborn));
+    }),
+  );
+  if (found.size === 0) return undefined;
+  return references.filter(([, parent]) => found.has(parent)).map(([field, parent]) => [field, found.get(parent)!] as const);
+}
+
+/** True when one of the record's relation fields names one of those ids. */
+function referencesAny(record: StoredRecord, unborn: Unborn): boolean {
+  return unborn.some(([field, ids]) => {
+    const id = record[field];
+    return typeof id === 'string' && ids.has(id);
   });
 }
 

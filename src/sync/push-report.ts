@@ -14,6 +14,13 @@ export interface PushCounts {
   requests: number;
   /** Batches planned by count and bytes: the fewest requests the push could have made. */
   batches: number;
+  /**
+   * Entries not sent because their record references a parent (an `id_*` field naming a record
+   * of a collection pushed before this one) that is still only created locally: the parent's
+   * outbox entry is a create the server has not acknowledged (rejected, in conflict, or not
+   * pushed this time). They stay pending and go out with the first push after their parent.
+   */
+  awaitingParent: number;
 }
 
 /** What one push did: the totals, and the counts of each collection that had something to push. */
@@ -23,7 +30,7 @@ export interface PushReport extends PushCounts {
 
 /** Counts that are all zero. */
 export function emptyCounts(): PushCounts {
-  return { pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0 };
+  return { pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0 };
 }
 
 /** A report with nothing in it yet. */
@@ -40,4 +47,5 @@ export function addCounts(report: PushReport, collection: CollectionName, counts
   report.acknowledged += counts.acknowledged;
   report.requests += counts.requests;
   report.batches += counts.batches;
+  report.awaitingParent += counts.awaitingParent;
 }

@@ -44,9 +44,12 @@ export interface PushOptions {
 export interface Pusher {
   /**
    * Pushes every pending entry of the given collections, parents before children, each
-   * collection as JSON-array POSTs in the order the edits were made. Resolves with what it did;
-   * rejects with the error that stopped it (429, 5xx, network and timeout errors after the client's
-   * own retries, `AuthError`, an abort), the unsent entries staying in the outbox.
+   * collection as JSON-array POSTs in the order the edits were made. A record that references a
+   * parent the server does not have yet (its create still in the outbox: refused, in conflict,
+   * or in a collection not pushed) is held back, pending, and counted in `awaitingParent`.
+   * Resolves with what it did; rejects with the error that stopped it (429, 5xx, network and
+   * timeout errors after the client's own retries, `AuthError`, an abort), the unsent entries
+   * staying in the outbox.
    *
    * Run it after a delta pull of the same collections, so that the entries know the latest
    * server state: that is what conflicts are detected against.
@@ -179,7 +182,7 @@ function settlementQueue(db: MirrorDb, collection: CollectionName): SettlementQu
 }
 
 function hasWork(counts: PushCounts): boolean {
-  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected > 0;
+  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected + counts.awaitingParent > 0;
 }
 
 function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimits> {

@@ -57,7 +57,7 @@ describe('createPusher', () => {
 
   it('does nothing when the outbox is empty', async () => {
     fx = await startPushFixture();
-    expect(await fx.pusher.push()).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, byCollection: {} });
+    expect(await fx.pusher.push()).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0, byCollection: {} });
     expect(fx.sim.requests.count()).toBe(0);
   });
 
@@ -107,6 +107,85 @@ describe('createPusher', () => {
     const order = fx.sim.requests.recent().filter((r) => r.method === 'POST').map((r) => r.route);
     expect(order).toEqual(['POST /customers', 'POST /products', 'POST /orders', 'POST /order_details']);
     expect(s.get('orders', orderId)).toMatchObject({ id_customer: customerId });
+  });
+
+  describe('a new child whose new parent the server does not have', () => {
+    /** A new order and a new item of it (the order references only records the server has). */
+    async function orderWithItem(f: PushFixture): Promise<{ orderId: string; itemId: string }> {
+      const s = f.sim.store;
+      const employee = s.list('employees')[0]!;
+      const product = s.list('products')[0]!;
+      const refs = { id_shop: s.list('shops')[0]!.id, id_cash_register: s.list('cash_registers')[0]!.id, id_shift: s.list('shifts')[0]!.id, id_employee: employee.id };
+      const orderId = await saveLocal(f.db, 'orders', { ...refs, id_employee_served: employee.id, id_park_location: s.list('park_locations')[0]!.id, currency: 'CZK' }, { now: NOW });
+      const itemId = await saveLocal(
+        f.db,
+        'order_details',
+        { ...refs, id_order: orderId, id_product: product.id, id_category: product.id_category, id_warehouse: s.list('warehouses')[0]!.id, currency: 'CZK' },
+        { now: NOW },
+      );
+      return { orderId, itemId };
+    }
+
+    it('is held back, pending, while the server refuses the parent; both go out once the parent is fixed', async () => {
+      fx = await startPushFixture();
+      const { orderId, itemId } = await orderWithItem(fx);
+      // A value the server refuses (as a stale schema would let through).
+      await fx.db.orders.update(orderId, { dine_in: 'yes' });
+
+      const report = await fx.pusher.push();
+      expect(report.byCollection.orders).toMatchObject({ rejected: 1, pushed: 0 });
+      expect(report.byCollection.order_details).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 1 });
+      expect(report).toMatchObject({ pushed: 0, awaitingParent: 1 });
+      expect(fx.sim.store.get('orders', orderId)).toBeUndefined();
+      expect(fx.sim.store.get('order_details', itemId), 'an item of an order the server does not have').toBeUndefined();
+      expect(fx.sim.requests.count('POST /order_details')).toBe(0);
+      const item = (await fx.db._sync_outbox.toArray()).find((e) => e.id === itemId);
+      expect(item).toMatchObject({ op: 'create', state: 'pending', attempts: 0 });
+      expect(readSent(item!)).toBeUndefined();
+
+      // Held again on the next push: the order is still refused.
+      expect(await fx.pusher.push()).toMatchObject({ pushed: 0, awaitingParent: 1, requests: 0 });
+
+      await saveLocal(fx.db, 'orders', { id: orderId, dine_in: false }, { now: NOW + 1 });
+      expect(await fx.pusher.push()).toMatchObject({ pushed: 2, awaitingParent: 0 });
+      expect(fx.sim.requests.recent().filter((r) => r.method === 'POST').map((r) => r.route).slice(-2)).toEqual(['POST /orders', 'POST /order_details']);
+      expect(fx.sim.store.get('order_details', itemId)).toMatchObject({ id_order: orderId });
+      expect(await fx.db._sync_outbox.count()).toBe(0);
+    });
+
+    it('is held back while its parent is not pushed (a push of the child collection only)', async () => {
+      fx = await startPushFixture();
+      const { orderId, itemId } = await orderWithItem(fx);
+      expect(await fx.pusher.push({ collections: ['order_details'] })).toMatchObject({ pushed: 0, awaitingParent: 1, requests: 0 });
+      expect(fx.sim.store.get('order_details', itemId)).toBeUndefined();
+      expect(await fx.pusher.push()).toMatchObject({ pushed: 2, awaitingParent: 0 });
+      expect(fx.sim.store.get('orders', orderId)).toBeDefined();
+      expect(fx.sim.store.get('order_details', itemId)).toBeDefined();
+    });
+
+    it('is held back while its parent waits as a conflict (a create whose id another device used)', async () => {
+      fx = await startPushFixture();
+      await fx.pull('customers');
+      const other = fx.sim.store.write('customers', { id: '0', company: 'Other device Ltd', firstname: 'Bob' });
+      await saveLocal(fx.db, 'customers', { id: other.id as string, company: 'This device s.r.o.', firstname: 'Alice' }, { now: NOW });
+      const { orderId } = await orderWithItem(fx);
+      await saveLocal(fx.db, 'orders', { id: orderId, id_customer: other.id }, { now: NOW + 1 });
+      await fx.pull('customers');
+
+      const report = await fx.pusher.push();
+      expect(report.byCollection.customers).toMatchObject({ conflicts: 1 });
+      expect(report.byCollection.orders).toMatchObject({ pushed: 0, awaitingParent: 1 });
+      // The item's order is held back in turn: its create is still in the outbox.
+      expect(report.byCollection.order_details).toMatchObject({ pushed: 0, awaitingParent: 1 });
+      expect(fx.sim.store.get('orders', orderId)).toBeUndefined();
+    });
+
+    it('goes out in the same push when its parent was acknowledged first', async () => {
+      fx = await startPushFixture();
+      const { itemId } = await orderWithItem(fx);
+      expect(await fx.pusher.push()).toMatchObject({ pushed: 2, awaitingParent: 0 });
+      expect(fx.sim.store.get('order_details', itemId)).toBeDefined();
+    });
   });
 
   it('rejects exactly the records the server names and pushes the rest; an edit puts a rejected one back', async () => {
