@@ -4,7 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO } from '../schema/index.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
-import { holdInQuarantine, quarantineRows } from './quarantine.js';
+import { holdInQuarantine, sortRejected } from './quarantine.js';
 import type { PageLike, SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -24,6 +24,10 @@ export interface PullReport {
   pages: number;
   received: number;
   written: number;
+  /**
+   * Records quarantined: those the read schema refused, and the refused hydrated children of
+   * parents applied without them.
+   */
   quarantined: number;
   checkpoint: number;
 }
@@ -86,10 +90,13 @@ export function createPuller(options: PullerOptions): Puller {
       async (page: PageLike) => {
         const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
+        // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
+        const refused = sortRejected(collection, page.rejected, now);
+        const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.
-          const applied = await applyServerRecords(db, collection, page, { contiguous: versionStart === 0 });
-          await holdInQuarantine(db, quarantineRows(collection, page.rejected, now()));
+          const applied = await applyServerRecords(db, collection, records, { contiguous: versionStart === 0 });
+          await holdInQuarantine(db, refused.rows);
           const next: TraversalCursor = {
             versionStart,
             idStart: page.cursor ?? base.idStart,
@@ -105,7 +112,7 @@ export function createPuller(options: PullerOptions): Puller {
         });
         report.pages++;
         report.received += page.length;
-        report.quarantined += page.rejected.length;
+        report.quarantined += refused.rows.length;
         progress.pages++;
         progress.records = cursor?.records ?? progress.records;
         options.onProgress?.(collection, { ...progress });

@@ -4,6 +4,7 @@ import type { QuarantineRow, StoredRecord } from '../db/sync-rows.js';
 import type { ValidationIssue } from '../errors/index.js';
 import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
+import { rescueParent } from './hydrations.js';
 import type { RejectedLike } from './sync-client.js';
 
 /**
@@ -14,6 +15,39 @@ import type { RejectedLike } from './sync-client.js';
  */
 export function quarantineRows(collection: CollectionName | 'categories', rejected: readonly RejectedLike[], at: number): QuarantineRow[] {
   return rejected.map((r) => quarantineRow(collection, r.raw, r.issues, at));
+}
+
+/** What to do with the records the read schema refused (see {@link sortRefused}). */
+export interface Refusals {
+  /** Parents refused only for hydrated children, read again: to be applied with the rest. */
+  rescued: StoredRecord[];
+  /** Quarantine rows: the records refused for themselves, and the bad children of rescued parents. */
+  rows: QuarantineRow[];
+}
+
+/**
+ * Sorts the quarantine rows of refused records of `collection`: a parent refused only because of
+ * a hydrated child (see `rescueParent`) is rescued, to be applied with its good children, and only
+ * its bad children are quarantined, as records of their own collection (with the parent row's
+ * time); every other row stays as it is.
+ */
+export function sortRefused(collection: CollectionName | 'categories', rows: readonly QuarantineRow[]): Refusals {
+  const out: Refusals = { rescued: [], rows: [] };
+  for (const row of rows) {
+    const rescue = row.collection === collection ? rescueParent(collection, row.record, row.issues) : undefined;
+    if (!rescue) {
+      out.rows.push(row);
+      continue;
+    }
+    out.rescued.push(rescue.record);
+    for (const child of rescue.refused) out.rows.push(quarantineRow(child.collection, child.raw, child.issues, row.at));
+  }
+  return out;
+}
+
+/** {@link sortRefused} for the refused records of a page (`now` is read only when there are some). */
+export function sortRejected(collection: CollectionName | 'categories', rejected: readonly RejectedLike[], now: () => number): Refusals {
+  return rejected.length === 0 ? { rescued: [], rows: [] } : sortRefused(collection, quarantineRows(collection, rejected, now()));
 }
 
 /** The quarantine row of one refused record of `collection`, keyed by the record (`QuarantineRow.key`). */

@@ -5,7 +5,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint } from './checkpoint.js';
 import { pageLimitFor, startStopwatch, traversalStart } from './pull.js';
-import { dropFromQuarantine, holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
+import { dropFromQuarantine, holdInQuarantine, idOfRaw, sortRejected } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 import { traverse } from './traverse.js';
 
@@ -16,7 +16,10 @@ export interface ReconcileReport {
   repaired: number;
   /** Local records the server no longer has (removed from the mirror). */
   vanished: number;
-  /** Server records the read schema refused: quarantined, and their local copies kept. */
+  /**
+   * Records quarantined: server records the read schema refused (their local copies kept), and
+   * the refused hydrated children of parents applied without them.
+   */
   quarantined: number;
   /** Records compared. */
   seen: number;
@@ -78,18 +81,21 @@ export async function reconcileCollection(collection: CollectionName, options: R
     if (page.done) {
       for (; next < localIds.length; next++) if (!pending.has(localIds[next]!)) vanished.push(localIds[next]!);
     }
+    // A parent refused only for a bad hydrated child is applied without it; the child is quarantined.
+    const refused = sortRejected(collection, page.rejected, now);
+    const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
     await db.transaction('rw', tables, async () => {
-      const applied = await applyServerRecords(db, collection, page, { contiguous: true });
+      const applied = await applyServerRecords(db, collection, records, { contiguous: true });
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);
       if (vanished.length > 0) {
         await db.table(collection).bulkDelete(vanished);
         await dropFromQuarantine(db, collection, vanished);
       }
-      await holdInQuarantine(db, quarantineRows(collection, page.rejected, now()));
+      await holdInQuarantine(db, refused.rows);
     });
     report.vanished += vanished.length;
-    report.quarantined += page.rejected.length;
+    report.quarantined += refused.rows.length;
     report.seen += page.length;
     options.onPage?.(report.seen);
   });

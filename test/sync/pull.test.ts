@@ -201,6 +201,24 @@ describe('createPuller', () => {
     expect(await db._sync_quarantine.count()).toBe(0);
   });
 
+  it('applies a product whose hydrated price row the read schema refuses, and quarantines only that row', async () => {
+    const { sim, client, db } = await setup();
+    const product = sim.store.list('products').find((p) => p._d === 0 && sim.store.prices.currentRow(String(p.id), sim.store.now()))!;
+    const row = sim.store.prices.currentRow(String(product.id), sim.store.now())!;
+    sim.store.collection('product_price_matrix').put({ ...row, currency: 5 } as never);
+    const puller = createPuller({ db, client });
+    const report = await puller.pull('products');
+    expect(report.quarantined).toBe(1);
+    await puller.pull('product_price_matrix');
+    expect((await db.products.get(String(product.id)))?.id).toBe(String(product.id));
+    expect(await db.product_price_matrix.get(String(row.id))).toBeUndefined();
+    const quarantined = await db._sync_quarantine.toArray();
+    expect(quarantined.map((q) => `${q.collection}:${q.id}`)).toEqual([`product_price_matrix:${row.id}`]);
+    expect(quarantined[0]!.issues.map((i) => i.path.join('.'))).toEqual(['currency']);
+    // Every other product, with its price row, is in the mirror as usual.
+    await expectConverged(db, sim, ['products']);
+  });
+
   it.each([false, true])('converges whether or not the server repeats the id_start record (idStartInclusive %s)', async (inclusive) => {
     const { sim, client, db } = await setup({ idStartInclusive: inclusive, idsAsStrings: inclusive });
     const puller = createPuller({ db, client, pageLimit: 3 });

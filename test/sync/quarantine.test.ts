@@ -3,7 +3,9 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MirrorDb } from '../../src/db/mirror-db.js';
 import { buildStores, QUARANTINE_MOVING } from '../../src/db/stores.js';
-import { ingestRecords } from '../../src/sync/ingest.js';
+import { parseRecord } from '../../src/schema/index.js';
+import { applyReadRecords, ingestRecords } from '../../src/sync/ingest.js';
+import { quarantineRows } from '../../src/sync/quarantine.js';
 
 const open: Dexie[] = [];
 afterEach(() => {
@@ -47,6 +49,31 @@ describe('quarantine rows', () => {
     expect(await db._sync_quarantine.count()).toBe(1);
     await ingestRecords(db, 'employees', [employee('5', 12, { note: 'fixed' })]);
     expect(await db._sync_quarantine.count()).toBe(0);
+  });
+
+  it('applies an ingested order refused only for one bad item, with its good items, and quarantines only that item', async () => {
+    const db = newDb();
+    const refs = { id_shop: '1', id_cash_register: '1', id_shift: '1', id_employee: '1' };
+    const item = (id: string, extra: Record<string, unknown> = {}) => ({
+      id, _v: 3, ...refs, id_order: '30', id_product: '1', id_category: '1', id_warehouse: '1', currency: 'CZK', ...extra,
+    });
+    const order = { id: '30', _v: 3, ...refs, id_employee_served: '1', id_park_location: '1', currency: 'CZK', __order_details: [item('31'), item('32', { currency: 7 })] };
+    const report = await ingestRecords(db, 'orders', [order]);
+    expect(report).toMatchObject({ written: 1, quarantined: 1 });
+    expect(await db.orders.get('30')).toBeDefined();
+    expect(await db.order_details.toCollection().primaryKeys()).toEqual(['31']);
+    expect((await db._sync_quarantine.toArray()).map((r) => r.key)).toEqual(['order_details:32']);
+  });
+
+  it('applies a refused row handed to applyReadRecords (a latest-orders poll) when only its hydration was bad', async () => {
+    const db = newDb();
+    const raw = { id: 10, _v: 7, name: 'Tea', date_updated: 1, __price_matrix_model: { id: 20, _v: 5, id_product: 10, date_starts: 1, currency: 5 } };
+    const parsed = parseRecord('products', raw);
+    if (parsed.ok) throw new Error('the read schema should refuse the price row');
+    const report = await applyReadRecords(db, 'products', [], quarantineRows('products', [{ index: 0, raw, issues: parsed.issues }], 5));
+    expect(report).toMatchObject({ written: 1, quarantined: 1 });
+    expect(await db.products.get('10')).toMatchObject({ name: 'Tea' });
+    expect(await db._sync_quarantine.toArray()).toMatchObject([{ key: 'product_price_matrix:20', collection: 'product_price_matrix', id: '20', at: 5 }]);
   });
 
   it('upgrades a version 1 database: rows re-keyed by record, duplicates folded into the latest refusal', async () => {
