@@ -136,7 +136,11 @@ export interface ConflictRow {
   local: StoredRecord | null;
   /** The record as the server has it now. */
   server: StoredRecord | null;
-  /** The server state the local edit was made on. */
+  /**
+   * The server state the local edit was made on (after an earlier push that landed though its
+   * answer was lost, the state that push wrote). `null` for a local create whose id the server
+   * holds as another record: two unrelated records, whole (see `resolveConflict`).
+   */
   base: StoredRecord | null;
   /** Fields changed on both sides to different values (or `_d` for a deletion conflict). */
   fields: string[];

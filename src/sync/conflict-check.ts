@@ -52,11 +52,7 @@ export function checkEntry(
   const { collection } = entry;
   if (!known) return { kind: 'push', record: local, base: null, changed: entry.changed, rebased: false };
 
-  // An earlier push whose answer was lost did land: the state it wrote is the base of what
-  // changed since, on both sides (a later local edit and a later server edit of one field conflict).
-  const sent = readSent(entry);
-  const landed = sent !== undefined && sent.fields.every((f) => sameValue(sent.record[f], known[f]));
-  const base: StoredRecord | null = landed ? { ...known, ...sent.record, id: entry.id, _v: known._v } : entry.base;
+  const { base, landed } = checkBase(entry, known);
   const serverChanged = landed || base === null || known._v !== base._v;
   if (!serverChanged) return { kind: 'push', record: local, base, changed: entry.changed, rebased: false };
 
@@ -92,6 +88,21 @@ export function checkEntry(
   const record: StoredRecord = { ...choice, id: entry.id, _v: known._v };
   for (const field of Object.keys(known)) if (isMetaField(field) && !(field in choice)) record[field] = known[field];
   return settled(record, diffFields(record, known), known);
+}
+
+/**
+ * The base a push checks an entry against, given the server state `known`: when an earlier push
+ * whose answer was lost did land (the entry's `sent` snapshot holds the server's values of every
+ * field it carried), the state that POST wrote: `known` with the sent record laid on it. It is
+ * the base of what changed since on both sides: a later local edit and a later server edit of
+ * one field conflict. Otherwise the entry's own `base` (`null` for a create).
+ */
+export function checkBase(entry: OutboxEntry, known: StoredRecord): { base: StoredRecord | null; landed: boolean } {
+  const sent = readSent(entry);
+  if (sent !== undefined && sent.fields.every((f) => sameValue(sent.record[f], known[f]))) {
+    return { base: { ...known, ...sent.record, id: entry.id, _v: known._v }, landed: true };
+  }
+  return { base: entry.base, landed: false };
 }
 
 /** A settled outcome: push what still differs from the server, or acknowledge when nothing does. */

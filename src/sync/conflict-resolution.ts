@@ -80,7 +80,7 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
     }
     if (choice === 'server') {
       // A deletion conflict, or a create against another record with its id: the server's record as a whole.
-      if (deletion || entry.base === null) return settle(server, []);
+      if (deletion || row.base === null) return settle(server, []);
       const record = overlay(local, server, row.fields);
       const remaining = entry.changed.filter((f) => !row.fields.includes(f) && !sameValue(record[f], server[f]));
       return settle(record, remaining);

@@ -4,7 +4,7 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import { checkEntry, knownServerState, type CheckOutcome } from './conflict-check.js';
+import { checkBase, checkEntry, knownServerState, type CheckOutcome } from './conflict-check.js';
 import { conflictKey } from './conflict-key.js';
 import type { ConflictStrategy } from './conflict-strategy.js';
 import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
@@ -86,7 +86,8 @@ export async function prepareCollection(
           id: entry.id,
           local: outcome.local,
           server: outcome.server,
-          base: entry.base,
+          // The base the check used: the state a landed earlier POST wrote, else the entry's.
+          base: checkBase(entry, outcome.server).base,
           fields: outcome.fields,
           at: now(),
         });

@@ -215,6 +215,8 @@ describe('conflicts over HTTP', () => {
       expect(report).toMatchObject({ pushed: 0, conflicts: 1 });
       const [conflict] = await listConflicts(f.db);
       expect(conflict).toMatchObject({ fields: ['lastname'], local: { lastname: 'Local' }, server: { lastname: 'Register' } });
+      // Its base is the state the landed POST wrote.
+      expect(conflict?.base).toMatchObject({ firstname: 'Sent', lastname: customer.lastname });
       expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Sent', lastname: 'Register' });
     });
 
@@ -241,6 +243,28 @@ describe('conflicts over HTTP', () => {
         await f.close();
         fx = undefined;
       }
+    });
+
+    it('of a create, whose record a register then edited: it cannot be told from another device’s record, so it is a conflict row, whatever the strategy', async () => {
+      const { f } = await setUp({ conflict: 'server-wins' });
+      const id = await saveLocal(f.db, 'customers', { company: 'Lost answer Ltd', firstname: 'Eva' }, { now: NOW });
+      f.sim.setFaults({ dropRate: 1 });
+      await expect(f.pusher.push()).rejects.toThrow(NetworkError);
+      f.sim.setFaults({});
+      await saveLocal(f.db, 'customers', { id, note_internal: 'keep me' }, { now: NOW + 1 });
+      f.sim.store.write('customers', { id, firstname: 'Register' });
+      await f.pull('customers');
+
+      // The snapshot no longer matches (firstname moved): nothing is merged or dropped silently.
+      expect(await f.pusher.push()).toMatchObject({ conflicts: 1, pushed: 0, acknowledged: 0 });
+      const [row] = await listConflicts(f.db);
+      expect(row).toMatchObject({ base: null, local: { firstname: 'Eva', note_internal: 'keep me' }, server: { firstname: 'Register' } });
+      expect(row?.fields).toContain('firstname');
+      expect(f.sim.store.get('customers', id)).toMatchObject({ company: 'Lost answer Ltd', firstname: 'Register' });
+      // The app, which knows its record, keeps its own values.
+      await resolveConflict(f.db, `customers:${id}`, 'local');
+      expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(f.sim.store.get('customers', id)).toMatchObject({ firstname: 'Eva', note_internal: 'keep me' });
     });
 
     it('a later local edit and a register edit of different fields merge: the server gets both', async () => {
