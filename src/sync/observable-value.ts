@@ -23,13 +23,43 @@ const observableSymbol: typeof Symbol.observable =
   (typeof Symbol === 'function' && Symbol.observable) || ('@@observable' as unknown as typeof Symbol.observable);
 
 /**
+ * Reports an error thrown by a subscriber without letting it reach the code that set the value:
+ * through the runtime's `reportError` (browsers, Deno, Bun), else thrown from a timer, as RxJS
+ * reports an observer's errors. Either way it shows as an uncaught error of its own.
+ */
+function reportSubscriberError(error: unknown): void {
+  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+  if (typeof report === 'function') report(error);
+  else
+    setTimeout(() => {
+      throw error;
+    }, 0);
+}
+
+/** Calls one subscriber callback; what it throws is reported apart (see {@link reportSubscriberError}). */
+function callIsolated<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
+  if (!fn) return;
+  try {
+    fn(...args);
+  } catch (error) {
+    reportSubscriberError(error);
+  }
+}
+
+/**
  * A value that changes over time and tells its subscribers: the mirror's `status` and
  * `progress`. A new subscriber gets the current value at once. Compatible with
  * `Symbol.observable`, so RxJS `from(mirror.status)` works.
+ *
+ * A subscriber that throws neither stops the others nor reaches the code that set the value (the
+ * sync engine): its error is reported on its own, through `globalThis.reportError` where the
+ * runtime has it, else thrown from a timer (as RxJS does). After {@link complete} the value no
+ * longer changes.
  */
 export class ObservableValue<T> implements Observable<T> {
   #value: T;
   readonly #observers = new Set<{ next: ((value: T) => void) | undefined; complete: (() => void) | undefined }>();
+  #completed = false;
 
   constructor(initial: T) {
     this.#value = initial;
@@ -40,10 +70,14 @@ export class ObservableValue<T> implements Observable<T> {
     return this.#value;
   }
 
-  /** Sets a new value and tells every subscriber. */
+  /**
+   * Sets a new value and tells every subscriber; one that throws does not stop the others and
+   * does not make `set` throw (its error is reported apart). Ignored after {@link complete}.
+   */
   set(value: T): void {
+    if (this.#completed) return;
     this.#value = value;
-    for (const observer of [...this.#observers]) observer.next?.(value);
+    for (const observer of [...this.#observers]) callIsolated(observer.next, value);
   }
 
   /** Sets the value to `update(current)`. */
@@ -56,7 +90,7 @@ export class ObservableValue<T> implements Observable<T> {
     const entry = { next: target.next?.bind(target), complete: target.complete?.bind(target) };
     this.#observers.add(entry);
     let closed = false;
-    entry.next?.(this.#value);
+    callIsolated(entry.next, this.#value);
     return {
       unsubscribe: () => {
         closed = true;
@@ -68,10 +102,12 @@ export class ObservableValue<T> implements Observable<T> {
     };
   }
 
-  /** Ends every subscription (on `close()`). */
+  /** Ends every subscription (on `close()`); the value stays as it was last set. */
   complete(): void {
-    for (const observer of [...this.#observers]) observer.complete?.();
+    this.#completed = true;
+    const observers = [...this.#observers];
     this.#observers.clear();
+    for (const observer of observers) callIsolated(observer.complete);
   }
 
   declare [Symbol.observable]: () => Observable<T>;

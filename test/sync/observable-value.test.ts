@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ObservableValue } from '../../src/sync/observable-value.js';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe('ObservableValue', () => {
   it('gives a new subscriber the current value, then every change', () => {
@@ -21,6 +25,29 @@ describe('ObservableValue', () => {
     value.complete();
     value.set('b');
     expect(events).toEqual(['a', 'done']);
+  });
+
+  it('tells every subscriber even when one throws, and reports that error apart instead of throwing from set()', () => {
+    const reported: unknown[] = [];
+    vi.stubGlobal('reportError', (error: unknown) => reported.push(error));
+    const value = new ObservableValue(0);
+    const seen: number[] = [];
+    value.subscribe((v) => {
+      if (v === 1) throw new TypeError('broken view');
+    });
+    value.subscribe((v) => seen.push(v));
+    expect(() => value.set(1)).not.toThrow();
+    expect(seen).toEqual([0, 1]);
+    expect(value.value).toBe(1);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeInstanceOf(TypeError);
+  });
+
+  it('keeps its last value after complete()', () => {
+    const value = new ObservableValue('closed');
+    value.complete();
+    value.set('error');
+    expect(value.value).toBe('closed');
   });
 
   it('exposes itself through the interop symbol RxJS looks for', () => {
