@@ -15,7 +15,10 @@ export interface SchedulerOptions {
   backoffBaseMs?: number;
   /** Longest delay after failures (ms). @default 300_000 */
   backoffMaxMs?: number;
-  /** Decides whether a failure is retried with backoff or pauses the schedule until `resume()`. */
+  /**
+   * Decides whether a failure is retried with backoff or pauses the schedule until `resume()`.
+   * Not called for a run that `stop()` cut short. When it throws, the failure is retried.
+   */
   onFailure: (error: unknown) => FailureAction;
   random?: () => number;
 }
@@ -24,7 +27,10 @@ export interface SchedulerOptions {
 export interface Scheduler {
   /** Starts the schedule with a run now. */
   start(): void;
-  /** Stops the schedule and aborts a run in progress; resolves when it has ended. */
+  /**
+   * Stops the schedule and aborts a run in progress; resolves when it has ended. A run cut short
+   * this way is not a failure: `onFailure` is not told and the backoff does not grow.
+   */
   stop(): Promise<void>;
   /** Runs now (or right after the run in progress) and resolves when that run ends. */
   trigger(): Promise<void>;
@@ -38,7 +44,8 @@ export interface Scheduler {
 
 /**
  * Creates a {@link Scheduler}. Runs never overlap: a trigger during a run queues one more run.
- * While the environment reports offline, nothing runs; coming back online runs at once.
+ * While the environment reports offline, nothing runs; coming back online runs at once. Nothing
+ * a callback throws ends the schedule: a throwing `onFailure` counts as `'retry'`.
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { env } = options;
@@ -57,7 +64,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   function schedule(ms: number): void {
     if (timer !== undefined) env.clearTimeout(timer);
-    timer = running && !paused ? env.setTimeout(() => void kick(), ms) : undefined;
+    timer = running && !paused ? env.setTimeout(() => void kick().catch(() => undefined), ms) : undefined;
   }
 
   async function kick(): Promise<void> {
@@ -70,6 +77,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const settled = waiters;
     waiters = [];
     controller = new AbortController();
+    const signal = controller.signal;
     current = (async () => {
       // Yield once so that `current` is assigned before anything below can clear it.
       await null;
@@ -77,30 +85,41 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       let failed = false;
       try {
         if (!env.isOnline()) throw new OfflineSignal();
-        await options.run(controller!.signal);
+        await options.run(signal);
         failures = 0;
       } catch (error) {
         failed = true;
         failure = error;
       }
       current = undefined;
-      if (failed && !(failure instanceof OfflineSignal)) {
+      // A run that stop() cut short is not a failure: no report, no backoff.
+      const counted = failed && !(failure instanceof OfflineSignal) && !signal.aborted;
+      if (counted) {
         failures++;
-        if (options.onFailure(failure) === 'pause') paused = true;
+        if (decide(failure) === 'pause') paused = true;
       }
       for (const w of settled) failed ? w.reject(failure) : w.resolve();
       if (again) {
         again = false;
-        void kick();
+        void kick().catch(() => undefined);
         return;
       }
-      if (failed && !(failure instanceof OfflineSignal)) {
+      if (counted) {
         // Full jitter: a random delay up to the exponential bound spreads retries of many clients.
         const bound = Math.min(max, base * 2 ** Math.min(failures - 1, 20));
         schedule(Math.max(base / 2, random() * bound));
       } else if (!(failure instanceof OfflineSignal)) schedule(options.intervalMs);
     })();
     return current;
+  }
+
+  /** `onFailure`'s answer; a callback that throws (a status observer, say) must not end the schedule. */
+  function decide(failure: unknown): FailureAction {
+    try {
+      return options.onFailure(failure);
+    } catch {
+      return 'retry';
+    }
   }
 
   return {

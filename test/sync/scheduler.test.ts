@@ -176,6 +176,50 @@ describe('createScheduler', () => {
     await s.stop();
   });
 
+  it('keeps the schedule when onFailure throws: the failure is retried with backoff', async () => {
+    const clock = fakeEnvironment();
+    let runs = 0;
+    const s = createScheduler({
+      env: clock.env,
+      intervalMs: 60_000,
+      backoffBaseMs: 1_000,
+      random: () => 1,
+      onFailure: () => {
+        throw new TypeError('a status observer is broken');
+      },
+      run: async () => {
+        if (++runs === 1) throw new Error('boom');
+      },
+    });
+    s.start();
+    await flush();
+    expect(s.paused).toBe(false);
+    expect(clock.pendingDelays()).toEqual([1_000]);
+    await clock.advance(1_000);
+    expect(runs).toBe(2);
+    expect(clock.pendingDelays()).toEqual([60_000]);
+    await s.stop();
+  });
+
+  it('does not count a run that stop() cut short as a failure', async () => {
+    const clock = fakeEnvironment();
+    const failures: unknown[] = [];
+    const s = createScheduler({
+      env: clock.env,
+      intervalMs: 1_000,
+      onFailure: (error) => {
+        failures.push(error);
+        return 'pause';
+      },
+      run: (signal) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    });
+    s.start();
+    await flush();
+    await s.stop();
+    expect(failures).toEqual([]);
+    expect(s.paused).toBe(false);
+  });
+
   it('aborts the run in progress on stop()', async () => {
     const clock = fakeEnvironment();
     let aborted = false;
