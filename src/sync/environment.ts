@@ -1,6 +1,10 @@
-/** The Web Locks API as far as leader election uses it (replaceable in tests). */
+/**
+ * The Web Locks API as far as leader election uses it (replaceable in tests): an exclusive
+ * request that waits (cancelled through `signal`), and one with `ifAvailable` whose callback gets
+ * `null` at once when another holder has the lock.
+ */
 export interface LockManagerLike {
-  request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>): Promise<unknown>;
+  request(name: string, options: { signal?: AbortSignal; ifAvailable?: boolean }, callback: (lock: unknown) => Promise<void>): Promise<unknown>;
 }
 
 /**
