@@ -24,6 +24,11 @@ export interface SyncCycleOptions {
   now: () => number;
   /** Told when a run starts: whether some collection still needs its first full traversal. */
   onStart(initial: boolean): void;
+  /**
+   * Awaited right before each push (of `run` and of `pushPending`): throws, an `AbortError` say,
+   * when this instance may not push now (another tab leads), and the cycle ends without pushing.
+   */
+  beforePush?(signal: AbortSignal): Promise<void>;
 }
 
 /** One instance's sync work: the full cycle, and the push-only cycle that follows local edits. */
@@ -36,7 +41,11 @@ export interface SyncCycle {
   reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport>;
 }
 
-/** Creates a {@link SyncCycle}. Callers serialize runs: two never overlap on one instance. */
+/**
+ * Creates a {@link SyncCycle}. Callers serialize runs: two never overlap on one instance. A run
+ * or push given a signal already aborted ends at once with the signal's reason, telling nothing
+ * to `onStart`.
+ */
 export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
   const { db, client, puller, pusher, now } = options;
 
@@ -46,6 +55,8 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
 
   /** Pushes, then pulls each collection that had records acknowledged, so the mirror holds the server's versions (`_v` and all). */
   async function pushAndReadBack(collections: readonly CollectionName[], signal: AbortSignal, report?: SyncReport): Promise<PushReport> {
+    await options.beforePush?.(signal);
+    signal.throwIfAborted();
     const push = await pusher.push({ signal, collections: [...collections] });
     for (const collection of collections) {
       if ((push.byCollection[collection]?.pushed ?? 0) === 0) continue;
@@ -72,7 +83,9 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
     async run(signal, only) {
       const collections = only ?? options.collections;
       const startedAt = now();
+      signal.throwIfAborted();
       const rows = await db._sync_checkpoints.bulkGet([...collections]);
+      signal.throwIfAborted();
       options.onStart(rows.some((r) => !r?.initialDone));
       const report = emptyReport(true, startedAt, collections);
       for (const collection of collections) report.pulls.push(await puller.pull(collection, signal));
@@ -83,6 +96,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       return report;
     },
     async pushPending(signal) {
+      signal.throwIfAborted();
       const entries = await db._sync_outbox.where('state').equals('pending').toArray();
       const withEntries = new Set(entries.map((e) => e.collection));
       const pending = options.collections.filter((c) => withEntries.has(c));
