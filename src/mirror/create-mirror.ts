@@ -22,7 +22,7 @@ import type { SyncClient } from '../sync/sync-client.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { createQueries, type MirrorQueries } from './queries.js';
 import { resolveIndexedDb } from './resolve-indexeddb.js';
-import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
+import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
 import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
 import { createSyncCycle } from './sync-cycle.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
@@ -33,14 +33,22 @@ export interface Mirror {
   readonly db: MirrorDb;
   /** Query helpers that hide tombstones (orders of a register, items of an order, product by barcode, ...). */
   readonly query: MirrorQueries;
-  /** Campaigns for leadership and, as leader, syncs now and then every `pollIntervalMs`. */
+  /**
+   * Campaigns for leadership and, as leader, syncs now and then every `pollIntervalMs`. Called
+   * while a `stop()` is still winding down (a UI effect's cleanup, React StrictMode), it waits for
+   * that stop and then starts; a `stop()` called after it wins.
+   */
   start(): Promise<void>;
-  /** Stops syncing (the data and the outbox stay); `start()` carries on where it left. */
+  /**
+   * Stops syncing (the data and the outbox stay) and resolves once the run under way has ended;
+   * `start()` carries on where it left.
+   */
   stop(): Promise<void>;
   /**
-   * Runs one sync now (pull, push, pull of what was pushed) and reports what it did. In a tab that
-   * follows another (after `start()`, not the leader) nothing runs and the report says `ran: false`:
-   * the leader syncs for every tab.
+   * Runs one sync now (pull, push, pull of what was pushed) and reports what it did. After
+   * `start()` it first waits (briefly) for the election to be decided; in a tab that follows
+   * another nothing runs and the report says `ran: false`: the leader syncs for every tab. A run
+   * cut short by `stop()`, `close()` or the loss of leadership rejects with an `AbortError`.
    */
   syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
   /** Validates a local edit, stores it and queues it for push, atomically. Returns the record's id. */
@@ -69,11 +77,24 @@ export interface Mirror {
   ingest(collection: CollectionName, records: unknown[]): Promise<void>;
   /** Polls `orders/latest/{id}` every `intervalMs` (default 5 000) and applies what it finds; returns a function that stops it. */
   watchLatestOrders(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
-  /** Replaces the API token; a sync stopped by an auth failure resumes. */
+  /**
+   * Replaces the API token; a sync stopped by an auth failure resumes. A run still under way with
+   * the old token that is refused for it does not stop sync: the next run uses the new token.
+   */
   setToken(token: string): void;
-  /** Stops everything and closes the database. */
+  /**
+   * Stops everything and closes the database: the schedule, a `syncNow()`, `resync()` or
+   * `reconcile()` under way (started or not: they end with an `AbortError`, and `close()` waits
+   * for them), and every `watchLatestOrders` poller.
+   */
   close(): Promise<void>;
 }
+
+/** How long `syncNow()` after `start()` waits for the election to be decided (ms). */
+const ELECTION_WAIT_MS = 5_000;
+
+/** The `_sync_meta` row a tab that does not push itself touches after a local edit, so that the leader's live query sees it. */
+const OUTBOX_TOUCHED = 'outbox-touched';
 
 /**
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
@@ -121,10 +142,21 @@ export function createMirror(options: MirrorOptions): Mirror {
   });
 
   let closed = false;
+  let closing: Promise<void> | undefined;
   let started = false;
+  // The last of start() and stop() called: a start() waiting for a stop() to finish gives way to a later stop().
+  let wanted = false;
+  // Between stop() and the next start(): the status rests at 'stopped'.
+  let halted = false;
+  let stopping: Promise<void> | undefined;
+  // What runs outside the schedule (syncNow, the push after an edit, resync, reconcile) stops with it:
+  // aborted by stop(), close() and the loss of leadership, and renewed after each but close().
   let lifetime = new AbortController();
   let exclusive: Promise<unknown> = Promise.resolve();
   const watchers = new Set<() => void>();
+  // Bumped by setToken(): a run refused for a token replaced while it ran is no reason to pause.
+  let tokenGeneration = 0;
+  const staleAuthFailures = new WeakSet<object>();
 
   /** Runs `fn` after every earlier run: pulls and pushes of one instance never overlap. */
   function runExclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -145,18 +177,67 @@ export function createMirror(options: MirrorOptions): Mirror {
     reconcileIntervalMs,
     now: env.now,
     onStart: (initial) => setStatus({ phase: initial ? 'initial-sync' : 'syncing', lastError: undefined }),
+    beforePush: async (signal) => {
+      // Only the leader pushes. Checked again right before each push: a tab that lost the lease
+      // (throttled, say) steps down here instead of posting what the new leader posts too.
+      if (started && !(await elector.confirm())) throw signal.aborted ? signal.reason : new DOMException('not the leader any more', 'AbortError');
+    },
   });
 
+  /**
+   * The phase when nothing runs: what the status shows between runs, on a change of leader and
+   * when the network comes back.
+   */
+  function restingPhase(): SyncPhase {
+    if (!started && halted) return 'stopped';
+    if (!env.isOnline()) return 'offline';
+    return started && !elector.isLeader ? 'following' : 'idle';
+  }
+
+  /** After a run cut short on purpose: a status still saying it syncs goes back to rest. */
+  function settleAborted(): void {
+    const phase = status.value.phase;
+    if (phase === 'syncing' || phase === 'initial-sync') setStatus({ phase: restingPhase() });
+  }
+
+  /** Runs `fn`, marking an auth failure it meets after `setToken()` replaced the token it started with. */
+  async function withCurrentToken<T>(fn: () => Promise<T>): Promise<T> {
+    const generation = tokenGeneration;
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof AuthError && generation !== tokenGeneration) staleAuthFailures.add(error);
+      throw error;
+    }
+  }
+
   async function runCycle(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
-    const report = await cycle.run(signal, only);
-    setStatus({ phase: 'idle', lastSyncAt: report.finishedAt, lastError: undefined });
+    let report: SyncReport;
+    try {
+      report = await withCurrentToken(() => cycle.run(signal, only));
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) settleAborted();
+      throw error;
+    }
+    setStatus({ phase: restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined });
     return report;
   }
 
+  /** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): not one when the run was cut short on purpose. */
+  function reportFailure(error: unknown, signal: AbortSignal): FailureAction {
+    if (signal.aborted) return 'retry';
+    return onFailure(error);
+  }
+
   function onFailure(error: unknown): FailureAction {
-    // A run cut short by stop() or close() is not a failure to report.
-    if (!started && isAbort(error)) return 'retry';
+    // A run cut short by stop(), close() or a step down is not a failure to report.
+    if (isAbort(error) && (!started || !elector.isLeader)) return 'retry';
     const lastError = describeError(error);
+    if (staleAuthFailures.has(error as object)) {
+      // Refused for the token setToken() has replaced since: the next run uses the new one.
+      setStatus({ phase: restingPhase() });
+      return 'retry';
+    }
     if (error instanceof AuthError) {
       setStatus({ phase: 'auth-error', lastError });
       return 'pause';
@@ -186,34 +267,60 @@ export function createMirror(options: MirrorOptions): Mirror {
     env,
     leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
     onChange(leader) {
-      setStatus({ leader, phase: leader ? 'idle' : started ? 'following' : status.value.phase });
+      if (!leader && started) {
+        // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
+        lifetime.abort(new DOMException('another tab or worker leads now', 'AbortError'));
+        lifetime = new AbortController();
+      }
+      setStatus({ leader, phase: started ? restingPhase() : status.value.phase });
       if (leader && started) scheduler.start();
       if (!leader) void scheduler.stop();
     },
   });
 
   // Counts for the status come from the database itself, so every tab shows the same numbers.
+  let outboxTouched: unknown;
   const counts = liveQuery(async () => ({
     pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
     rejected: await db._sync_outbox.where('state').equals('rejected').count(),
     conflicts: await db._sync_conflicts.count(),
     quarantined: await db._sync_quarantine.count(),
+    touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
   })).subscribe({
-    next: (c) => {
-      // New pending edits, from this tab or another: the leader pushes them now, not at its next poll.
-      const grew = c.pendingPushes > status.value.pendingPushes;
+    next: ({ touched, ...c }) => {
+      // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
+      // pending entry leaves the count as it was): the leader pushes them now, not at its next poll.
+      const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
+      outboxTouched = touched;
       setStatus(c);
       if (grew) nudge();
     },
     error: () => undefined,
   });
 
+  /** After a local edit in a tab that does not push it itself, tells the leader's live query (above). */
+  function touchOutbox(): void {
+    if (started && elector.isLeader) return;
+    void db._sync_meta.put({ key: OUTBOX_TOUCHED, value: `${env.now()}-${Math.random()}` }).catch(() => undefined);
+  }
+
   const unsubscribeConnectivity = env.onConnectivity((online) => {
-    setStatus({ online, ...(online ? {} : { phase: 'offline' as const }) });
+    const phase = status.value.phase;
+    // A mirror waiting for a token or for storage, stopped or closed says why it does not sync; the network does not change that.
+    if (phase === 'auth-error' || phase === 'storage-error' || phase === 'stopped' || phase === 'closed') setStatus({ online });
+    else if (!online) setStatus({ online, phase: 'offline' });
+    else setStatus({ online, ...(phase === 'offline' ? { phase: restingPhase() } : {}) });
   });
 
   function assertOpen(what: string): void {
     if (closed) throw new PosCloudError(`${what}: the mirror is closed`);
+  }
+
+  /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
+  async function electionDecided(): Promise<void> {
+    let timer: unknown;
+    await Promise.race([elector.decided(), new Promise<void>((resolve) => (timer = env.setTimeout(resolve, ELECTION_WAIT_MS)))]);
+    env.clearTimeout(timer);
   }
 
   /** After a local edit, a started leader pushes soon instead of waiting for the next poll. */
@@ -223,9 +330,16 @@ export function createMirror(options: MirrorOptions): Mirror {
     // A short pause gathers a burst of edits into one push.
     nudgeTimer = env.setTimeout(() => {
       nudgeTimer = undefined;
-      runExclusive(() => cycle.pushPending(lifetime.signal)).catch((error: unknown) => {
-        // Paused, not stopped, so that `setToken` (through `resume`) brings the schedule back.
-        if (onFailure(error) === 'pause') scheduler.pause();
+      void runExclusive(async () => {
+        // Checked again when its turn comes: this tab may have stopped or stepped down meanwhile.
+        if (!started || !elector.isLeader) return;
+        const signal = lifetime.signal;
+        try {
+          await withCurrentToken(() => cycle.pushPending(signal));
+        } catch (error) {
+          // Paused, not stopped, so that `setToken` (through `resume`) brings the schedule back.
+          if (reportFailure(error, signal) === 'pause') scheduler.pause();
+        }
       });
     }, 50);
   }
@@ -237,37 +351,60 @@ export function createMirror(options: MirrorOptions): Mirror {
     progress,
     async start() {
       assertOpen('start');
-      if (started) return;
+      wanted = true;
+      // A stop() still winding down finishes first: it would otherwise stop what this start begins.
+      while (stopping) await stopping;
+      if (!wanted || started || closed) return;
       started = true;
+      halted = false;
       lifetime = new AbortController();
-      setStatus({ phase: 'following' });
+      setStatus({ phase: restingPhase() });
       void env.persistStorage().catch(() => undefined);
       elector.start();
     },
-    async stop() {
-      if (!started) return;
+    stop() {
+      wanted = false;
+      if (!started) return stopping ?? Promise.resolve();
       started = false;
+      halted = true;
       if (nudgeTimer !== undefined) env.clearTimeout(nudgeTimer);
       nudgeTimer = undefined;
       lifetime.abort(new DOMException('mirror stopped', 'AbortError'));
-      await scheduler.stop();
-      await elector.stop();
-      await exclusive;
-      if (!closed) setStatus({ phase: 'stopped', leader: false });
+      // A syncNow(), resync() or reconcile() called after this stop runs, as on a mirror never started.
+      lifetime = new AbortController();
+      const done = (async () => {
+        await scheduler.stop();
+        await elector.stop();
+        await exclusive;
+        if (!closed) setStatus({ phase: 'stopped', leader: false });
+      })();
+      const tracked: Promise<void> = done.finally(() => {
+        if (stopping === tracked) stopping = undefined;
+      });
+      stopping = tracked;
+      return tracked;
     },
     async syncNow(opts = {}) {
       assertOpen('syncNow');
       const only = opts.collections;
       if (only !== undefined) only.forEach((c) => assertCollection(c, 'syncNow'));
-      if (started && !elector.isLeader) {
-        return emptyReport(false, env.now(), []);
-      }
+      // Right after start() the election may not be decided yet: an undecided tab is no follower.
+      if (started) await electionDecided();
+      assertOpen('syncNow');
+      if (started && !elector.isLeader) return emptyReport(false, env.now(), []);
+      let signal = lifetime.signal;
       try {
-        const report = await runExclusive(() => runCycle(lifetime.signal, only));
+        const report = await runExclusive(async () => {
+          // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
+          if (started && !elector.isLeader) return undefined;
+          signal = lifetime.signal;
+          return runCycle(signal, only);
+        });
+        if (report === undefined) return emptyReport(false, env.now(), []);
         if (scheduler.paused) scheduler.resume();
         return report;
       } catch (error) {
-        if (onFailure(error) === 'pause') scheduler.pause();
+        if (reportFailure(error, signal) === 'pause') scheduler.pause();
         throw error;
       }
     },
@@ -275,12 +412,14 @@ export function createMirror(options: MirrorOptions): Mirror {
       assertOpen('save');
       const id = await saveLocal(db, collection, record, { now: env.now() });
       nudge();
+      touchOutbox();
       return id;
     },
     async remove(collection, id) {
       assertOpen('remove');
       await removeLocal(db, collection, id, { now: env.now() });
       nudge();
+      touchOutbox();
     },
     live(query) {
       return liveQuery(query) as unknown as Observable<never>;
@@ -308,7 +447,10 @@ export function createMirror(options: MirrorOptions): Mirror {
     async retryRejected(ids) {
       assertOpen('retryRejected');
       const count = await retryRejected(db, ids);
-      if (count > 0) nudge();
+      if (count > 0) {
+        nudge();
+        touchOutbox();
+      }
       return count;
     },
     conflicts: () => listConflicts(db),
@@ -316,6 +458,7 @@ export function createMirror(options: MirrorOptions): Mirror {
       assertOpen('resolveConflict');
       await resolveConflictRow(db, key, choice);
       nudge();
+      touchOutbox();
     },
     async ingest(collection, records) {
       assertOpen('ingest');
@@ -355,20 +498,29 @@ export function createMirror(options: MirrorOptions): Mirror {
       }
       if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
       client.setToken(token);
-      if (status.value.phase === 'auth-error') setStatus({ phase: started ? 'idle' : 'stopped', lastError: undefined });
+      tokenGeneration++;
+      if (status.value.phase === 'auth-error') setStatus({ phase: restingPhase(), lastError: undefined });
       scheduler.resume();
     },
-    async close() {
-      if (closed) return;
-      await mirror.stop();
-      closed = true;
-      for (const stop of [...watchers]) stop();
-      counts.unsubscribe();
-      unsubscribeConnectivity();
-      setStatus({ phase: 'closed', leader: false });
-      status.complete();
-      progress.complete();
-      db.close();
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        await mirror.stop();
+        // A syncNow(), resync() or reconcile() of a mirror never started is not ended by stop().
+        lifetime.abort(new DOMException('mirror closed', 'AbortError'));
+        for (let last: unknown; last !== exclusive; ) {
+          last = exclusive;
+          await last;
+        }
+        for (const stop of [...watchers]) stop();
+        counts.unsubscribe();
+        unsubscribeConnectivity();
+        setStatus({ phase: 'closed', leader: false });
+        status.complete();
+        progress.complete();
+        db.close();
+      })();
+      return closing;
     },
   };
   return mirror;

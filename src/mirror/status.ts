@@ -9,9 +9,11 @@ import type { CollectionProgress } from '../sync/pull.js';
  * - `following`: another tab or worker is the leader; this one follows through live queries.
  * - `offline`: the runtime reports no network; sync resumes when it comes back.
  * - `auth-error`: the token was refused; sync waits for `setToken()`.
- * - `storage-error`: IndexedDB refused a write (quota); sync waits for `syncNow()` or `start()`.
+ * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
+ *   succeeds, `setToken()` is called, or `stop()` then `start()`.
  * - `error`: the last run failed and will be retried with backoff.
- * - `stopped` / `closed`: after `stop()` / `close()`.
+ * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
+ *   back to it); `closed`: after `close()`, for good.
  */
 export type SyncPhase =
   | 'idle'

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
+
+let fixture: MirrorFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+describe('start() and stop() called in quick succession', () => {
+  it('syncs when start() comes before a stop() has finished (a UI effect cleaned up and run again, as React StrictMode does)', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ pollIntervalMs: 200 });
+    await mirror.start();
+    void mirror.stop(); // the cleanup does not wait
+    await mirror.start();
+    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mirror.status.value.leader).toBe(true);
+    expect(['idle', 'syncing']).toContain(mirror.status.value.phase);
+    const id = await mirror.save('customers', { company: 'Řeznictví Kos', email: 'kos@example.com' });
+    await vi.waitFor(() => expect(fixture!.sim.requests.timesPosted('customers', id)).toBe(1), { timeout: 5_000 });
+  });
+
+  it('ends stopped when the last call is stop(), even if a start() was waiting for an earlier stop()', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ pollIntervalMs: 200 });
+    await mirror.start();
+    void mirror.stop();
+    const starting = mirror.start();
+    const stopped = mirror.stop();
+    await starting;
+    await stopped;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mirror.status.value).toMatchObject({ phase: 'stopped', leader: false });
+  });
+});
+
+describe('syncNow() after stop()', () => {
+  it('runs, as on a mirror never started, and the status comes back to stopped', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror();
+    await mirror.start();
+    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    await mirror.stop();
+    const sale = fixture.sim.store.sell();
+    const report = await mirror.syncNow({ collections: ['orders'] });
+    expect(report.ran).toBe(true);
+    expect(await mirror.db.orders.get(String(sale.order.id))).toBeDefined();
+    expect(mirror.status.value).toMatchObject({ phase: 'stopped', leader: false, lastError: undefined });
+  });
+});
+
+describe('syncNow() right after start() in the only tab', () => {
+  it('runs: no other tab leads, so this one is not a follower', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror();
+    await mirror.start();
+    const report = await mirror.syncNow({ collections: ['customers'] });
+    expect(report.ran).toBe(true);
+    expect(mirror.status.value.leader).toBe(true);
+  });
+});
+
+describe('close() while a syncNow() of a mirror never started is running', () => {
+  it('ends the run and resolves only after it, with the status closed for good', async () => {
+    fixture = await startMirrorFixture({ faults: { latencyMs: 40 } });
+    const mirror = fixture.mirror();
+    let settled: string | undefined;
+    const run = mirror.syncNow().then(
+      () => (settled = 'resolved'),
+      (e: Error) => (settled = e.name),
+    );
+    // Let the first pages land.
+    await new Promise((r) => setTimeout(r, 150));
+    await mirror.close();
+    // close() "stops everything": when it resolves, no sync is still running against the database.
+    expect(settled).toBe('AbortError');
+    expect(mirror.status.value.phase).toBe('closed');
+    await run;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(mirror.status.value).toMatchObject({ phase: 'closed', leader: false });
+  });
+});
