@@ -5,9 +5,10 @@ import { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
-import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
+import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
 import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
+import { HYDRATIONS } from '../sync/hydrations.js';
 import { applyReadRecords, ingestRecords } from '../sync/ingest.js';
 import { createLeaderElector } from '../sync/leader.js';
 import { assertCollection, removeLocal, saveLocal } from '../sync/local-edit.js';
@@ -51,9 +52,13 @@ export interface Mirror {
    * cut short by `stop()`, `close()` or the loss of leadership rejects with an `AbortError`.
    */
   syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
-  /** Validates a local edit, stores it and queues it for push, atomically. Returns the record's id. */
+  /**
+   * Validates a local edit, stores it and queues it for push, atomically. Returns the record's id.
+   * A collection the mirror does not mirror (see the option `collections`) is a `ValidationError`:
+   * its edits would never be pushed.
+   */
   save(collection: CollectionName, record: object): Promise<Id>;
-  /** Soft-deletes a record locally and queues the deletion. */
+  /** Soft-deletes a record locally and queues the deletion; a collection not mirrored is a `ValidationError`, as for `save`. */
   remove(collection: CollectionName, id: Id): Promise<void>;
   /** A Dexie live query: re-runs when the data it read changes, works offline. */
   live<T>(query: () => T | Promise<T>): Observable<T>;
@@ -97,6 +102,21 @@ const ELECTION_WAIT_MS = 5_000;
 const OUTBOX_TOUCHED = 'outbox-touched';
 
 /**
+ * The collections a mirror keeps: those asked for, each followed by the hydration children of a
+ * parent among them (`products` brings `product_price_matrix`, `orders` brings `order_details`),
+ * which are then pulled, pushed and reconciled on their own like any other.
+ */
+function mirroredCollections(asked: readonly CollectionName[]): CollectionName[] {
+  const mirrored: CollectionName[] = [];
+  for (const collection of asked) {
+    if (!mirrored.includes(collection)) mirrored.push(collection);
+    const child = HYDRATIONS[collection]?.child;
+    if (child !== undefined && !asked.includes(child) && !mirrored.includes(child)) mirrored.push(child);
+  }
+  return mirrored;
+}
+
+/**
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
  * over `db` work at once, offline included.
  */
@@ -106,7 +126,7 @@ export function createMirror(options: MirrorOptions): Mirror {
   const client: SyncClient =
     options.client ??
     (createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent! }) as unknown as SyncClient);
-  const collections: CollectionName[] = [...(options.collections ?? COLLECTIONS)];
+  const collections: CollectionName[] = mirroredCollections(options.collections ?? COLLECTIONS);
   const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
   const idb = resolveIndexedDb({ indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
@@ -316,6 +336,17 @@ export function createMirror(options: MirrorOptions): Mirror {
     if (closed) throw new PosCloudError(`${what}: the mirror is closed`);
   }
 
+  /** Refuses an edit of a known collection the mirror leaves out: it would be queued and never pushed. */
+  function assertMirrored(collection: unknown, what: string): void {
+    // An unknown name is left to the edit's own check, which lists the known ones.
+    if (!isCollectionName(collection) || collections.includes(collection)) return;
+    const list = collections.join(', ');
+    throw new ValidationError(
+      `${what}: collection "${collection}" is not mirrored (the option collections gives ${list}): its edits would never be pushed`,
+      { issues: [{ path: ['collection'], message: `not among the mirrored collections (option collections): ${list}` }] },
+    );
+  }
+
   /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
   async function electionDecided(): Promise<void> {
     let timer: unknown;
@@ -410,6 +441,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
     async save(collection, record) {
       assertOpen('save');
+      assertMirrored(collection, 'save');
       const id = await saveLocal(db, collection, record, { now: env.now() });
       nudge();
       touchOutbox();
@@ -417,6 +449,7 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
     async remove(collection, id) {
       assertOpen('remove');
+      assertMirrored(collection, 'remove');
       await removeLocal(db, collection, id, { now: env.now() });
       nudge();
       touchOutbox();
