@@ -4,7 +4,8 @@ import { defaultDbName } from '../db/db-name.js';
 import { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
-import type { Id } from '../ids/id.js';
+import { describeInput } from '../ids/describe-input.js';
+import { tryToId, type Id } from '../ids/id.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
 import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
@@ -42,7 +43,7 @@ export interface Mirror {
   start(): Promise<void>;
   /**
    * Stops syncing (the data and the outbox stay) and resolves once the run under way has ended;
-   * `start()` carries on where it left.
+   * `start()` carries on where it left. `watchLatestOrders` pollers are not stopped (see there).
    */
   stop(): Promise<void>;
   /**
@@ -80,7 +81,13 @@ export interface Mirror {
   resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
   /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */
   ingest(collection: CollectionName, records: unknown[]): Promise<void>;
-  /** Polls `orders/latest/{id}` every `intervalMs` (default 5 000) and applies what it finds; returns a function that stops it. */
+  /**
+   * Polls `orders/latest/{id}` every `intervalMs` (default 5 000) and applies what it finds;
+   * returns a function that stops it. It polls from this call, in whichever tab calls it, whether
+   * the mirror is started, stopped or following, until that function or `close()` is called.
+   * Throws a `ValidationError` at once for an `idCashRegister` that is not a record id, and for an
+   * `intervalMs` that is not an integer from 1 to 2 147 483 647 (the longest timer delay).
+   */
   watchLatestOrders(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
   /**
    * Replaces the API token; a sync stopped by an auth failure resumes. A run still under way with
@@ -115,6 +122,9 @@ function mirroredCollections(asked: readonly CollectionName[]): CollectionName[]
   }
   return mirrored;
 }
+
+/** The largest delay `setTimeout` honours (ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
@@ -500,12 +510,23 @@ export function createMirror(options: MirrorOptions): Mirror {
     },
     watchLatestOrders(idCashRegister, opts = {}) {
       assertOpen('watchLatestOrders');
+      const register = tryToId(idCashRegister);
+      if (register === undefined || register === '0') {
+        throw new ValidationError(`watchLatestOrders: idCashRegister must be a record id (digits), not ${describeInput(idCashRegister)}`, {
+          issues: [{ path: ['idCashRegister'], message: 'must be a record id' }],
+        });
+      }
       const intervalMs = opts.intervalMs ?? MIRROR_DEFAULTS.latestOrdersIntervalMs;
+      if (!Number.isInteger(intervalMs) || intervalMs < 1 || intervalMs > MAX_TIMER_MS) {
+        throw new ValidationError(`watchLatestOrders: intervalMs must be an integer from 1 to ${MAX_TIMER_MS}, not ${describeInput(intervalMs)}`, {
+          issues: [{ path: ['intervalMs'], message: `must be an integer from 1 to ${MAX_TIMER_MS}` }],
+        });
+      }
       const controller = new AbortController();
       let timer: unknown;
       const poll = async () => {
         try {
-          const orders = await client.latestOrders(idCashRegister, {
+          const orders = await client.latestOrders(register, {
             signal: controller.signal,
             ...(opts.idPayment !== undefined ? { idPayment: opts.idPayment } : {}),
           });
