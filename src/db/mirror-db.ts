@@ -1,4 +1,5 @@
 import { Dexie, type Table, type Transaction } from 'dexie';
+import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { quarantineKey } from './quarantine-key.js';
 import { buildStores, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
@@ -87,15 +88,16 @@ export class MirrorDb extends Dexie {
 
 /**
  * Copies the quarantine rows of table `from` into table `to` keyed by record (an upgrade step):
- * rows of version 1 get their `key` (and lose `seq`), and of several rows of one record the last
- * one (the latest refusal) is kept.
+ * rows of version 1 get their `key` (and lose `seq`), their `id` is made canonical, and of several
+ * rows of one record the last one (the latest refusal) is kept.
  */
 async function moveQuarantineRows(tx: Transaction, from: string, to: string): Promise<void> {
   const byKey = new Map<string, QuarantineRow>();
   for (const row of (await tx.table(from).toArray()) as (QuarantineRow & { seq?: number })[]) {
     const { seq: _seq, ...rest } = row;
     const key = quarantineKey(row.collection, row.id, row.record);
-    byKey.set(key, { ...rest, key }); // rows come in key order: a later refusal replaces an earlier one
+    const id = row.id === undefined ? undefined : (tryToId(row.id) ?? row.id);
+    byKey.set(key, { ...rest, key, id }); // rows come in key order: a later refusal replaces an earlier one
   }
   if (byKey.size > 0) await tx.table(to).bulkPut([...byKey.values()]);
 }

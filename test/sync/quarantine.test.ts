@@ -107,6 +107,7 @@ describe('quarantine rows', () => {
       ]),
     );
     expect(rows).toHaveLength(4); // 5, 7 (and 007), and two records without an id
+    expect(rows.find((r) => r.key === 'employees:7')?.id).toBe('7');
     expect(rows.every((r) => !('seq' in r))).toBe(true);
     expect(await db.employees.get('9')).toBeDefined();
     // The upgraded table works like a new one: a repeat replaces, an applied record leaves.
