@@ -23,7 +23,14 @@ export interface MirrorOptions {
   /** IndexedDB to use. @default globalThis.indexedDB, else fake-indexeddb (Node) */
   indexedDB?: IDBFactory;
   IDBKeyRange?: typeof IDBKeyRange;
-  /** Collections to mirror. @default all 14 */
+  /**
+   * Collections to mirror. @default all 14
+   *
+   * A parent brings its hydration children: `products` also mirrors `product_price_matrix`, and
+   * `orders` also mirrors `order_details`; each child is pulled, pushed and reconciled on its own
+   * like any other collection. `save()` and `remove()` of a collection that is mirrored neither
+   * way throw a `ValidationError`.
+   */
   collections?: CollectionName[];
   /** Also mirror the category tree. @default true */
   categories?: boolean;
