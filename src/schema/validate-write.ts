@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ValidationError, formatIssues } from '../errors/index.js';
 import { describeIssue, toValidationIssues } from './issues.js';
 import { nonJsonFields } from './json-value.js';
@@ -13,13 +12,6 @@ export interface ValidateWriteOptions {
    * @default Date.now()
    */
   now?: number;
-  /**
-   * Fields taken as they are, unchecked: the values a server record holds in fields an edit leaves
-   * alone. The read face accepts what the write face may not (a `null` in a defaulted field, a
-   * missing required key), and an edit of other fields must not fail on the server's data.
-   * @default none
-   */
-  keep?: readonly string[];
 }
 
 /**
@@ -42,7 +34,7 @@ export function validateWrite<C extends SchemaName>(
     const issues = [{ path: ['now'], message: `must be a time in integer ms, got ${String(now)}` }];
     throw new ValidationError(`${collection} record: ${formatIssues(issues)}`, { issues });
   }
-  const schema = keeping(schemas[collection].write, opts.keep);
+  const schema = schemas[collection].write;
   // Parsing without params keeps zod on its fast path; only a failure is parsed again for wording.
   const result = withWriteTime(now, () => schema.safeParse(input));
   if (result.success) {
@@ -53,10 +45,4 @@ export function validateWrite<C extends SchemaName>(
   const worded = schema.safeParse(input, { error: describeIssue });
   const issues = toValidationIssues((worded.error ?? result.error).issues);
   throw new ValidationError(`${collection} record: ${formatIssues(issues, issues.length)}`, { issues });
-}
-
-/** `schema` with the `keep` fields accepting any value (or none). */
-function keeping<S extends z.ZodObject>(schema: S, keep: readonly string[] | undefined): S {
-  if (keep === undefined || keep.length === 0) return schema;
-  return schema.safeExtend(Object.fromEntries(keep.map((field) => [field, z.unknown().optional()]))) as unknown as S;
 }

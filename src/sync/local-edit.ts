@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
-import { ValidationError } from '../errors/index.js';
+import { formatIssues, ValidationError } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { generateId } from '../ids/index.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
@@ -27,9 +27,10 @@ export interface LocalEditOptions {
  *   POST would create the record twice. Such a create is refused with a `ValidationError` on `id`.
  * - An id the mirror holds: an update. `input` may be partial: it is laid on the local copy and
  *   the result validated as a whole. Only the fields given whose values differ count as changed.
- *   A key whose value is `undefined` is not given (use `null` to clear a field). Fields the edit
- *   does not give keep the server's values even where the write rules would refuse them (the read
- *   schema accepts a `null` in a defaulted field, or a missing required key).
+ *   A key whose value is `undefined` is not given (use `null` to clear a field). The save sends
+ *   the whole record, so a field the server filled with a value the write rules refuse (the read
+ *   schema accepts a `null` in a defaulted field) takes its documented default and goes out with
+ *   the edit; one without a default (a required field the server left empty) refuses the edit.
  * - Unknown fields must be JSON values (no `NaN`, `Date`, `Map`, cycles...): they go out as they are.
  * - A generated id is never one the table already holds (another tab or worker, with its own
  *   generator, may have drawn the same slot in the same millisecond).
@@ -59,10 +60,11 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
     if (!local) return createRecord(db, collection, given, id ?? '0', now);
 
     const passed = Object.keys(given).filter((k) => k !== 'id' && k !== '_t' && !isMetaField(k));
-    const validated = validateEdit(collection, local, given, passed, now);
+    const { validated, filled } = validateEdit(collection, local, given, passed, now);
     const record: StoredRecord = { ...local };
     for (const field of passed) setField(record, field, field in validated ? validated[field] : given[field]);
-    const changed = passed.filter((f) => !sameValue(record[f], local[f]));
+    for (const field of filled) setField(record, field, validated[field]);
+    const changed = [...passed, ...filled].filter((f) => !sameValue(record[f], local[f]));
     if (changed.length === 0) return local.id;
 
     const wasDeleted = isTombstone(collection, local);
@@ -154,15 +156,24 @@ function definedFields(input: Record<string, unknown>): Record<string, unknown> 
 }
 
 /**
- * The update laid on the local copy, validated as a whole. A field the edit leaves alone keeps
- * what the server sent even where the write rules would refuse it (a `null` in a defaulted field,
- * a required key the server left out): the edit is checked on what it changes, and the fields it
- * does not touch are the server's to keep.
+ * The update laid on the local copy, validated as a whole, and the fields the edit did not give
+ * that it must send anyway. A save sends the whole record (a POST may be a full upsert), so every
+ * field must pass the write rules, also one the server filled with a value they refuse:
+ * - a field with a documented default whose server value is refused (a `null` where the spec
+ *   says "integer, default 0") takes the default, and counts as changed so the POST carries it;
+ * - any other refused server value (a required field the server left empty) refuses the edit,
+ *   with a message saying the value is the server's and the edit must give a valid one.
  */
-function validateEdit(collection: CollectionName, local: StoredRecord, given: Record<string, unknown>, passed: readonly string[], now: number) {
-  const candidate = { ...local, ...given, id: local.id, _v: undefined };
+function validateEdit(
+  collection: CollectionName,
+  local: StoredRecord,
+  given: Record<string, unknown>,
+  passed: readonly string[],
+  now: number,
+): { validated: Record<string, unknown>; filled: string[] } {
+  const candidate: Record<string, unknown> = { ...local, ...given, id: local.id, _v: undefined };
   try {
-    return validateWrite(collection, candidate, { now }) as Record<string, unknown>;
+    return { validated: validateWrite(collection, candidate, { now }) as Record<string, unknown>, filled: [] };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const untouched = new Set<string>();
@@ -172,7 +183,16 @@ function validateEdit(collection: CollectionName, local: StoredRecord, given: Re
       if (typeof field !== 'string' || field === 'id' || passed.includes(field)) throw error;
       untouched.add(field);
     }
-    return validateWrite(collection, candidate, { now, keep: [...untouched] }) as Record<string, unknown>;
+    for (const field of untouched) delete candidate[field];
+    try {
+      return { validated: validateWrite(collection, candidate, { now }) as Record<string, unknown>, filled: [...untouched] };
+    } catch (again) {
+      if (!(again instanceof ValidationError)) throw again;
+      const issues = error.issues
+        .filter((issue) => again.issues.some((i) => i.path[0] === issue.path[0]))
+        .map((issue) => ({ ...issue, message: `${issue.message} (the server's value: a save sends the whole record, so give a valid one with this edit)` }));
+      throw new ValidationError(`${collection} record: ${formatIssues(issues, issues.length)}`, { issues });
+    }
   }
 }
 

@@ -97,15 +97,4 @@ describe('validateWrite', () => {
     const extra = { note: { tags: ['a', null, true, 1.5], nested: { n: -0 } }, big: 12345678901234567890n, gone: undefined, empty: Object.create(null) };
     expect(validateWrite('warehouses', { name: 'W', ...extra })).toMatchObject({ name: 'W', note: extra.note, big: extra.big });
   });
-
-  it('takes the keep fields as they are: a server null in a defaulted field, a missing required key', () => {
-    const server = { id: '1000000000000010', _t: 'customers', company: null, customer_type: null, visible: true };
-    expect(() => validateWrite('customers', server)).toThrow(/customer_type: expected a number, got null/);
-    expect(validateWrite('customers', server, { keep: ['customer_type'] })).toMatchObject({ customer_type: null, price_group: 'A' });
-    const { company: _, ...noCompany } = server;
-    expect(() => validateWrite('customers', noCompany, { keep: ['customer_type'] })).toThrow(/company: required/);
-    expect(validateWrite('customers', noCompany, { keep: ['customer_type', 'company'] })).not.toHaveProperty('company');
-    // Other fields keep every rule.
-    expect(() => validateWrite('customers', { ...server, email: 'x' }, { keep: ['customer_type'] })).toThrow(/email: invalid e-mail/);
-  });
 });

@@ -158,18 +158,29 @@ describe('saveLocal', () => {
     expect(await db.products.get(product.id)).toMatchObject({ name: 'Green tea', visible: false, _d: 700 });
   });
 
-  it('edits a record whose untouched fields hold server values the write rules refuse, and keeps them', async () => {
-    // The read face took these; the write face would not (a null in a defaulted field, a missing required key).
-    const { company: _, ...withoutCompany } = serverCustomer;
-    const server = { ...withoutCompany, customer_type: null };
+  it('sends the default of a defaulted field the server left null: the save carries the whole record', async () => {
+    // The read face took the null; the write face (and a server checking a full upsert) would not.
+    const server = { ...serverCustomer, customer_type: null };
     await db.customers.put(server);
     await saveLocal(db, 'customers', { id: server.id, phone_number: '+420 777 000 111' }, { now: NOW });
-    expect(await db.customers.get(server.id)).toEqual({ ...server, phone_number: '+420 777 000 111' });
-    expect((await outbox())[0]).toMatchObject({ changed: ['phone_number'] });
-    // A field the edit gives is checked as always, and so is a refused value the edit passes again.
+    expect(await db.customers.get(server.id)).toEqual({ ...server, customer_type: 0, phone_number: '+420 777 000 111' });
+    expect((await outbox())[0]?.changed).toEqual(['customer_type', 'phone_number']);
+    // A field the edit gives is checked as always, and so is a refused value the edit passes itself.
     await expect(saveLocal(db, 'customers', { id: server.id, email: 'broken' }, { now: NOW })).rejects.toThrow(/email: invalid e-mail/);
-    await expect(saveLocal(db, 'customers', { id: server.id, customer_type: null }, { now: NOW })).rejects.toThrow(/customer_type: expected a number, got null/);
-    expect((await outbox())[0]?.changed).toEqual(['phone_number']);
+    await expect(saveLocal(db, 'customers', { id: server.id, customer_type: null }, { now: NOW })).rejects.toThrow(/customer_type: expected a number, got null$/);
+  });
+
+  it('refuses an edit of a record whose required field the server left empty, saying it is the server value', async () => {
+    const { company: _, ...withoutCompany } = serverCustomer;
+    await db.customers.put(withoutCompany);
+    const error = (await saveLocal(db, 'customers', { id: serverCustomer.id, phone_number: '1' }, { now: NOW }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toBe("customers record: company: required (the server's value: a save sends the whole record, so give a valid one with this edit)");
+    expect(error.issues.map((i) => i.path)).toEqual([['company']]);
+    expect(await outbox()).toEqual([]);
+    // Giving it makes the edit valid.
+    await saveLocal(db, 'customers', { id: serverCustomer.id, phone_number: '1', company: null }, { now: NOW });
+    expect((await outbox())[0]?.changed).toEqual(['company', 'phone_number']);
   });
 
   it('refuses an unknown field JSON cannot carry, and writes nothing', async () => {
