@@ -11,8 +11,9 @@ import type { SyncClient } from './sync-client.js';
  * are removed. `categoryTree()` in the query helpers rebuilds the tree. A root the read schema
  * refuses (one bad node refuses its whole branch) is quarantined, and its nodes are kept as they
  * are locally: a branch the server still sends is not gone. The branch keeps one quarantine row
- * (keyed by its root) however often it is read, until the server sends it in a form the read
- * schema accepts.
+ * (keyed by its root) however often it is read. The tree comes whole, so every pull leaves in
+ * quarantine exactly the branches it refused: a branch fixed (even below an unchanged root) or
+ * gone from the tree leaves it.
  */
 export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: AbortSignal, now: () => number = Date.now): Promise<number> {
   const roots = await client.categories(signal ? { signal } : {});
@@ -22,7 +23,11 @@ export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: 
   for (const { raw } of rejected) addBranchIds(raw, keep);
   await db.transaction('rw', applyTables(db, 'categories'), async () => {
     await applyServerRecords(db, 'categories', flat);
-    await holdInQuarantine(db, quarantineRows('categories', rejected, now()));
+    const rows = quarantineRows('categories', rejected, now());
+    await holdInQuarantine(db, rows);
+    // The tree comes whole: a branch it does not refuse now (fixed below its root, or gone) leaves the quarantine.
+    const refusedNow = new Set(rows.map((r) => r.key));
+    await db._sync_quarantine.where('collection').equals('categories').filter((r) => !refusedNow.has(r.key)).delete();
     const gone = (await db.categories.toCollection().primaryKeys()).filter((id) => !keep.has(id));
     if (gone.length > 0) {
       await db.categories.bulkDelete(gone);

@@ -21,6 +21,36 @@ function clientWith(answer: { roots: unknown[]; rejected?: RejectedLike[] }): Sy
 }
 
 describe('pullCategories', () => {
+  it('drops the row of a branch refused for a bad descendant once it is fixed, though the root _v did not change', async () => {
+    const db = new MirrorDb(`categories-${dbs.length}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    dbs.push(db);
+    const answer: { roots: unknown[]; rejected?: RejectedLike[] } = { roots: [node('10', 1, [node('20', 1)])] };
+    await pullCategories(db, clientWith(answer));
+    answer.roots = [];
+    answer.rejected = [{ index: 0, raw: node('10', 1, [{ ...node('20', 2), _v: 'not a version' }]), issues: [{ path: ['children', 0, '_v'], message: 'expected a number' }] }];
+    await pullCategories(db, clientWith(answer));
+    expect(await db._sync_quarantine.count()).toBe(1);
+    answer.roots = [node('10', 1, [node('20', 3)])];
+    answer.rejected = [];
+    await pullCategories(db, clientWith(answer));
+    expect((await db.categories.get('20'))?._v).toBe(3);
+    expect(await db._sync_quarantine.toArray()).toEqual([]);
+  });
+
+  it('drops the row of a refused branch never stored locally once the tree no longer has it', async () => {
+    const db = new MirrorDb(`categories-${dbs.length}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    dbs.push(db);
+    const answer: { roots: unknown[]; rejected?: RejectedLike[] } = {
+      roots: [node('30', 1)],
+      rejected: [{ index: 0, raw: node('10', 1, [{ ...node('20', 1), _v: 'not a version' }]), issues: [{ path: ['children', 0, '_v'], message: 'expected a number' }] }],
+    };
+    await pullCategories(db, clientWith(answer));
+    expect(await db._sync_quarantine.count()).toBe(1);
+    answer.rejected = [];
+    await pullCategories(db, clientWith(answer));
+    expect(await db._sync_quarantine.toArray()).toEqual([]);
+  });
+
   it('flattens the tree, and removes the nodes the tree no longer has', async () => {
     const db = new MirrorDb(`categories-${dbs.length}`, { indexedDB: new IDBFactory(), IDBKeyRange });
     dbs.push(db);
