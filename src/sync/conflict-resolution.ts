@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import { ValidationError } from '../errors/index.js';
@@ -7,6 +8,7 @@ import { deletionFields } from './conflict-strategy.js';
 import { diffFields, isMetaField, sameValue } from './merge.js';
 import { appView, overlay } from './conflict-check.js';
 import { withoutSent } from './outbox-sent.js';
+import { parentReferences, PUSH_ORDER } from './push-order.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
 export type ConflictChoice = 'local' | 'server' | object;
@@ -26,7 +28,8 @@ export type ConflictChoice = 'local' | 'server' | object;
  * A conflict of a local create (its row's `base` is `null`: the server holds another record with
  * the same id, made elsewhere) is about whole records: `'server'` keeps the server's record and
  * drops the local create entirely (nothing of it goes out; save its values again without an id
- * first to keep them as a new record, and point its references there); `'local'` writes every
+ * first to keep them as a new record). Pending edits of records that point at it (its order
+ * items) are marked rejected, not sent: point them at the right parent and `retryRejected`. `'local'` writes every
  * field the app set over the server's record; a record replaces those fields with its own.
  */
 export async function resolveConflict(db: MirrorDb, key: string, choice: ConflictChoice): Promise<void> {
@@ -37,7 +40,9 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
     });
   }
   const table = db.collection(collection);
-  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+  const children = childReferences(collection);
+  const childTables = children.map(([child]) => db.collection(child));
+  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, ...childTables], async () => {
     const row = await db._sync_conflicts.get(key);
     if (!row) {
       throw new ValidationError(`resolveConflict: no unresolved conflict ${key}`, { issues: [{ path: ['key'], message: 'no such conflict' }] });
@@ -80,6 +85,7 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
     }
     if (choice === 'server') {
       // A deletion conflict, or a create against another record with its id: the server's record as a whole.
+      if (row.base === null) await rejectChildrenOfDroppedCreate(db, collection, row.id, children);
       if (deletion || row.base === null) return settle(server, []);
       const record = overlay(local, server, row.fields);
       const remaining = entry.changed.filter((f) => !row.fields.includes(f) && !sameValue(record[f], server[f]));
@@ -91,6 +97,43 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
     for (const field of Object.keys(local)) if (isMetaField(field) && field !== '_v' && !(field in record)) record[field] = local[field];
     return settle(record, diffFields(record, server));
   });
+}
+
+/** The collections whose relation fields may point at a record of `collection`, with those fields. */
+function childReferences(collection: CollectionName): [child: CollectionName, fields: string[]][] {
+  const out: [CollectionName, string[]][] = [];
+  for (const child of PUSH_ORDER) {
+    const fields = parentReferences(child)
+      .filter(([, parent]) => parent === collection)
+      .map(([field]) => field);
+    if (fields.length > 0) out.push([child, fields]);
+  }
+  return out;
+}
+
+/**
+ * The local create of `id` is dropped in favour of the server's record that has its id: the
+ * edits that point at it (an order's items) were made for the dropped record, not for the other
+ * one. Sending them would attach them to a record made elsewhere, so they are marked rejected,
+ * with a reason that says what to do. The push held them back until now (`awaitingParent`).
+ */
+async function rejectChildrenOfDroppedCreate(
+  db: MirrorDb,
+  collection: CollectionName,
+  id: string,
+  children: readonly [child: CollectionName, fields: string[]][],
+): Promise<void> {
+  const reason =
+    `its parent, the local create of ${collection} ${id}, was dropped: the server holds another record with that id ` +
+    '(resolveConflict chose the server). Point it at the right parent and retry it (retryRejected).';
+  for (const [child, fields] of children) {
+    const entries = await db._sync_outbox.where('[collection+id]').between([child, Dexie.minKey], [child, Dexie.maxKey]).toArray();
+    const open = entries.filter((e) => e.state !== 'rejected');
+    if (open.length === 0) continue;
+    const records = await db.collection(child).bulkGet(open.map((e) => e.id));
+    const rejected = open.filter((_, i) => fields.some((field) => records[i]?.[field] === id)).map((e) => ({ ...e, state: 'rejected' as const, reason }));
+    if (rejected.length > 0) await db._sync_outbox.bulkPut(rejected);
+  }
 }
 
 /** Unresolved conflicts, oldest first. */

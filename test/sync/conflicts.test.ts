@@ -338,6 +338,32 @@ describe('conflicts over HTTP', () => {
     expect((await f.db.customers.get(id))?._v).toBe(f.sim.store.get('customers', id)?._v);
   });
 
+  it("'server' on a create collision rejects the edits that point at the dropped create, instead of attaching them to the other record", async () => {
+    fx = await startPushFixture();
+    const s = fx.sim.store;
+    const employee = s.list('employees')[0]!;
+    const product = s.list('products')[0]!;
+    const refs = { id_shop: s.list('shops')[0]!.id, id_cash_register: s.list('cash_registers')[0]!.id, id_shift: s.list('shifts')[0]!.id, id_employee: employee.id };
+    const more = { id_employee_served: employee.id, id_park_location: s.list('park_locations')[0]!.id };
+    // Another register's order, already on the server, whose id this device drew too.
+    const theirs = s.write('orders', { ...refs, ...more, currency: 'CZK', note: 'their sale' });
+    const orderId = await saveLocal(fx.db, 'orders', { ...refs, ...more, id: theirs.id, currency: 'CZK', note: 'our sale' }, { now: NOW });
+    const item = { ...refs, id_order: orderId, id_product: product.id, id_category: product.id_category, id_warehouse: s.list('warehouses')[0]!.id, currency: 'CZK' };
+    const itemId = await saveLocal(fx.db, 'order_details', item, { now: NOW });
+    await fx.pull('orders');
+    const first = await fx.pusher.push();
+    expect(first.byCollection.orders).toMatchObject({ conflicts: 1 });
+    expect(first.byCollection.order_details).toMatchObject({ awaitingParent: 1 });
+
+    await resolveConflict(fx.db, `orders:${orderId}`, 'server');
+    await fx.pusher.push();
+    expect(s.get('order_details', itemId)).toBeUndefined();
+    const entries = await pendingEntries(fx.db);
+    expect(entries.map((e) => [e.collection, e.state])).toEqual([['order_details', 'rejected']]);
+    expect(entries[0]?.reason).toMatch(/its parent, the local create of orders \d+, was dropped: the server holds another record with that id/);
+    expect(s.get('orders', orderId)).toMatchObject({ note: 'their sale' });
+  });
+
   it('a create whose id the server already holds with other values is a conflict, not an overwrite', async () => {
     const { f, customer } = await setUp();
     // The app picked an id the mirror did not know yet (not pulled), which the server has.
