@@ -1,11 +1,13 @@
 import { Dexie, type Table, type Transaction } from 'dexie';
 import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
+import { foldInflightRows } from './inflight.js';
 import { quarantineKey } from './quarantine-key.js';
-import { buildStores, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
+import { buildStores, INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
 import type {
   CheckpointRow,
   ConflictRow,
+  InflightRow,
   MetaRow,
   OutboxEntry,
   QuarantineRow,
@@ -54,6 +56,7 @@ export class MirrorDb extends Dexie {
   declare _sync_outbox: Table<OutboxEntry, number>;
   declare _sync_conflicts: Table<ConflictRow, string>;
   declare _sync_meta: Table<MetaRow, string>;
+  declare _sync_inflight: Table<InflightRow, number>;
 
   constructor(name: string, options: MirrorDbOptions = {}) {
     const deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
@@ -73,6 +76,12 @@ export class MirrorDb extends Dexie {
       .stores({ [SYNC_TABLES.quarantine]: QUARANTINE_STORE })
       .upgrade((tx) => moveQuarantineRows(tx, QUARANTINE_MOVING, SYNC_TABLES.quarantine));
     this.version(5).stores({ [QUARANTINE_MOVING]: null });
+    // Version 6 adds `_sync_inflight`, the write-ahead snapshots of batch POSTs (see `InflightRow`).
+    // Nothing moves: an outbox entry of an older database keeps its `sent` snapshot, still read.
+    this.version(6).stores({ [SYNC_TABLES.inflight]: INFLIGHT_STORE });
+    // Batch snapshots a dead process left are moved onto their entries as soon as the database
+    // opens (a push does it again before each collection, for a tab that stayed open meanwhile).
+    this.on('ready', (vip) => foldLeftoverInflight(vip), true);
   }
 
   /** The table of one collection (or the flattened categories). */
@@ -83,6 +92,21 @@ export class MirrorDb extends Dexie {
   /** The sync tables, for transactions that span them. */
   get syncTables(): Table[] {
     return Object.values(SYNC_TABLES).map((t) => this.table(t));
+  }
+}
+
+/**
+ * Folds the in-flight rows left in the database into their entries (see `foldInflightRows`). Never
+ * fails the opening: a row left now is folded by the next push of its collection.
+ */
+async function foldLeftoverInflight(db: Dexie): Promise<void> {
+  try {
+    const inflight = db.table<InflightRow, number>(SYNC_TABLES.inflight);
+    if ((await inflight.count()) === 0) return;
+    const outbox = db.table<OutboxEntry, number>(SYNC_TABLES.outbox);
+    await db.transaction('rw', [outbox, inflight], () => foldInflightRows(outbox, inflight));
+  } catch {
+    // Left for the next push.
   }
 }
 

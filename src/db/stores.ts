@@ -43,5 +43,12 @@ export function buildStores(extra: ExtraIndexes = {}): Record<string, string> {
 /** The store definition of `_sync_quarantine` from schema version 4 on: one row per record, keyed by `key`. */
 export const QUARANTINE_STORE = 'key, collection, at';
 
+/**
+ * The store definition of `_sync_inflight` (schema version 6 on): the write-ahead snapshots of
+ * batch POSTs, one row per batch, keyed by an auto-incremented `key` and read whole (the table is
+ * empty between pushes), so no other index is paid for.
+ */
+export const INFLIGHT_STORE = '++key';
+
 /** The table quarantine rows wait in while `_sync_quarantine` changes its primary key (schema versions 2 to 5). */
 export const QUARANTINE_MOVING = '_sync_quarantine_moving';

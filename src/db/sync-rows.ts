@@ -96,20 +96,22 @@ export interface OutboxEntry {
   /** Push attempts that failed for this entry. */
   attempts: number;
   /**
-   * What the last push sent, or was about to send, for this entry: written before the POST goes
-   * out and dropped once the server's answer settles it, so it is present whenever the outcome
-   * is unknown (dropped connection, cut-off answer, a process that died in between). The next
-   * push compares it with the server (see {@link SentSnapshot}).
+   * What the last push whose outcome is unknown sent for this entry (dropped connection, cut-off
+   * answer, a process that died in between): while the POST is in flight, its batch's
+   * {@link InflightRow} holds it; the entry gets it when the outcome turns out unknown (or from a
+   * row a dead process left), and loses it once a server answer settles the entry. The next push
+   * compares it with the server (see {@link SentSnapshot}).
    */
   sent?: SentSnapshot | undefined;
 }
 
 /**
- * What the last push of an entry sent (write-ahead: stored in the transaction that prepares the
- * push, before the POST), kept until the server's answer settles the entry, so it survives a
- * dropped connection, a cut-off answer, a server failure after the request and a process that
- * dies before handling the answer. It may also describe a POST that never went out (a push
- * stopped before that batch), which is harmless: it only counts when the server holds its values.
+ * What the last push of an entry sent (write-ahead: stored before the POST, in its batch's
+ * {@link InflightRow}, and moved onto the entry when the outcome is unknown), kept until the
+ * server's answer settles the entry, so it survives a dropped connection, a cut-off answer, a
+ * server failure after the request and a process that dies before handling the answer. It may
+ * also describe a POST that never went out (a process that died before sending that batch), which
+ * is harmless: it only counts when the server holds its values.
  *
  * The next push compares it with the server state: when the server holds the sent value of every
  * field in `fields`, the POST is taken as landed and the state it wrote (the server state with
@@ -122,6 +124,36 @@ export interface OutboxEntry {
 export interface SentSnapshot {
   /** The record as sent (wire fields). */
   record: StoredRecord;
+  /** The entry's changed fields when it was sent. */
+  fields: string[];
+}
+
+/**
+ * The write-ahead snapshot of one batch POST (table `_sync_inflight`, schema version 6 on): what
+ * the POST carries for each of its entries, written before the POST goes out, in one row per
+ * batch instead of one outbox write per entry. The row is deleted in the transaction that settles
+ * the batch (acknowledged, refused); when the outcome is unknown (dropped connection, cut-off
+ * answer, abort) its entries get their `sent` snapshots from it (see {@link SentSnapshot}) and it
+ * is deleted. A row still there later is a push whose process died before the answer was handled:
+ * the next push of its collection (and the next opening of the database) folds it into its
+ * entries' `sent` snapshots first, so a POST that landed is recognised as before.
+ */
+export interface InflightRow {
+  /** Auto-incremented. */
+  key?: number;
+  collection: CollectionName;
+  /** The entries of the batch not settled yet, in batch order. */
+  entries: InflightEntry[];
+}
+
+/** One entry of an in-flight batch: what its `SentSnapshot` would say. */
+export interface InflightEntry {
+  /** The outbox entry's `seq`. */
+  seq: number;
+  /** The POST element as sent (the snapshot's record, without `_v`). */
+  wire: { id: Id; [field: string]: unknown };
+  /** `_v` of the server state the element was built on (0 for a create). */
+  v: number;
   /** The entry's changed fields when it was sent. */
   fields: string[];
 }

@@ -8,4 +8,5 @@ export const SYNC_TABLES = {
   outbox: '_sync_outbox',
   conflicts: '_sync_conflicts',
   meta: '_sync_meta',
+  inflight: '_sync_inflight',
 } as const;

@@ -3,7 +3,8 @@ import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import { isTombstone } from './conflict-strategy.js';
 import { sameValue } from './merge.js';
-import { sentRecordOf, withoutSent } from './outbox-sent.js';
+import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
+import { settleInflight, type InflightBatch } from './push-inflight.js';
 import type { OutgoingRecord } from './push-prepare.js';
 
 /**
@@ -22,11 +23,12 @@ import type { OutgoingRecord } from './push-prepare.js';
  *   server's latest: its values win where the app did not edit again (until the next pull
  *   brings the write back), and a field the app edited again is a conflict.
  * The table keeps its record: it already shows what was sent (and any later edit); the next
- * pull brings the server's version of it with its new `_v`.
+ * pull brings the server's version of it with its new `_v`. The items leave their batch's
+ * in-flight row (`inflight`) in the same transaction.
  */
-export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, items: readonly OutgoingRecord[]): Promise<void> {
+export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, items: readonly OutgoingRecord[], inflight?: InflightBatch): Promise<void> {
   const table = db.collection(collection);
-  await db.transaction('rw', [table, db._sync_outbox], async () => {
+  await db.transaction('rw', [table, db._sync_outbox, db._sync_inflight], async () => {
     const currents = await readSeqs(db, items.map((i) => i.entry.seq));
     const deletes: number[] = [];
     const moved: { item: OutgoingRecord; current: OutboxEntry; serverMoved: boolean }[] = [];
@@ -55,6 +57,7 @@ export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, 
     }
     await deleteSeqs(db, deletes);
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
+    await settleInflight(db, inflight, items);
   });
 }
 
@@ -97,10 +100,11 @@ function splitRuns(values: readonly number[]): { runs: [number, number][]; singl
 
 /**
  * Marks refused records `rejected` with the server's reason, in one transaction. A record the
- * app edited while the POST was in flight stays pending instead: the edit may be the fix.
+ * app edited while the POST was in flight stays pending instead: the edit may be the fix. The
+ * items leave their batch's in-flight row (`inflight`): the server applied none of them.
  */
-export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[], reasons: readonly string[]): Promise<void> {
-  await updateEntries(db, items, (current, item, i) => {
+export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[], reasons: readonly string[], inflight?: InflightBatch): Promise<void> {
+  await updateEntries(db, items, inflight, (current, item, i) => {
     const attempts = current.attempts + 1;
     if (current.localVersion !== item.entry.localVersion) return { ...current, attempts };
     return { ...withoutSent(current), state: 'rejected', reason: reasons[i] ?? 'refused by the server', attempts };
@@ -109,13 +113,15 @@ export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[
 
 /**
  * Notes a POST whose outcome is unknown (dropped connection, cut-off or failed answer, abort):
- * counts a failed attempt on each entry unless `countAttempt` is false (then nothing is written).
- * The entries already hold the snapshot of what was sent: `prepareCollection` wrote it before
- * the POST (see `SentSnapshot`), so the next push can tell whether it landed.
+ * each entry gets the snapshot of what was sent (moved out of the batch's in-flight row
+ * `inflight`, in the same transaction), so the next push can tell whether it landed (see
+ * `SentSnapshot`), and counts a failed attempt unless `countAttempt` is false.
  */
-export async function noteUnanswered(db: MirrorDb, items: readonly OutgoingRecord[], countAttempt: boolean): Promise<void> {
-  if (!countAttempt) return;
-  await updateEntries(db, items, (current) => ({ ...current, attempts: current.attempts + 1 }));
+export async function noteUnanswered(db: MirrorDb, items: readonly OutgoingRecord[], countAttempt: boolean, inflight?: InflightBatch): Promise<void> {
+  await updateEntries(db, items, inflight, (current, item) => {
+    const sent = withSent(current, sentRecord(item), item.entry.changed);
+    return countAttempt ? { ...sent, attempts: current.attempts + 1 } : sent;
+  });
 }
 
 /** What was sent for an item, as a record: the POST element with the `_v` of the state it was built on (0 for a create). */
@@ -126,13 +132,15 @@ function sentRecord(item: OutgoingRecord): StoredRecord {
 /**
  * Rewrites the current outbox rows of `items` (read again inside the transaction: the app may
  * have edited them while the POST was in flight) with `update`; rows gone meanwhile are skipped.
+ * The items leave their batch's in-flight row in the same transaction.
  */
 async function updateEntries(
   db: MirrorDb,
   items: readonly OutgoingRecord[],
+  inflight: InflightBatch | undefined,
   update: (current: OutboxEntry, item: OutgoingRecord, index: number) => OutboxEntry,
 ): Promise<void> {
-  await db.transaction('rw', db._sync_outbox, async () => {
+  await db.transaction('rw', [db._sync_outbox, db._sync_inflight], async () => {
     const currents = await db._sync_outbox.bulkGet(items.map((i) => i.entry.seq));
     const puts: OutboxEntry[] = [];
     items.forEach((item, i) => {
@@ -140,5 +148,6 @@ async function updateEntries(
       if (current) puts.push(update(current, item, i));
     });
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
+    await settleInflight(db, inflight, items);
   });
 }

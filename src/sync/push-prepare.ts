@@ -1,5 +1,6 @@
 import { Dexie } from 'dexie';
 import type { Table } from 'dexie';
+import { foldInflightRows } from '../db/inflight.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
@@ -7,7 +8,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { checkBase, checkEntry, knownServerState, type CheckOutcome } from './conflict-check.js';
 import { conflictKey } from './conflict-key.js';
 import type { ConflictStrategy } from './conflict-strategy.js';
-import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
+import { withoutSent } from './outbox-sent.js';
 import { parentReferences } from './push-order.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from './wire-record.js';
@@ -32,10 +33,10 @@ export interface OutgoingRecord {
  * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row;
  * - a record to send that references a parent the server does not have yet (its create still in
  *   the outbox): the entry stays pending, untouched, and is counted in `awaitingParent`.
- * Every entry that goes out is written with a `sent` snapshot of its POST element (write-ahead,
- * in the same `bulkPut` as the other entry writes): if the process dies after the server applied
- * the POST and before `acknowledgeSent` ran, the next push still recognises the POST as landed
- * (see `SentSnapshot`).
+ * An entry that goes out as it stands is not written: the snapshot of what its POST carries is
+ * written by the pusher, one `_sync_inflight` row per batch, before the POST (see `writeInflight`).
+ * First, rows of the collection that a dead process left are folded into their entries' `sent`
+ * snapshots, so that the check recognises a POST of theirs that landed (see `SentSnapshot`).
  * Entries rejected or in conflict are not touched: they do not block the others.
  */
 export async function prepareCollection(
@@ -46,7 +47,8 @@ export async function prepareCollection(
   counts: PushCounts,
 ): Promise<OutgoingRecord[]> {
   const table = db.collection(collection);
-  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, db._sync_inflight], async () => {
+    await foldInflightRows(db._sync_outbox, db._sync_inflight, collection);
     const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
       .sort((a, b) => a.seq - b.seq);
@@ -110,13 +112,9 @@ export async function prepareCollection(
           op: entry.op === 'create' ? 'update' : entry.op,
         };
         tablePuts.push(outcome.record);
+        entryPuts.push(current);
       }
-      const wire = buildWireRecord(outcome.base, outcome.record, outcome.changed);
-      // Write-ahead: the snapshot of what goes out is stored before the POST, so that the next
-      // push can tell a POST that landed even when this process dies before its answer is handled.
-      current = withSent(current, sentRecordOf(wire, outcome.base), current.changed);
-      entryPuts.push(current);
-      out.push({ entry: current, record: outcome.record, wire });
+      out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
     });
 
     if (tablePuts.length > 0) await table.bulkPut(tablePuts);

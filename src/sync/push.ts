@@ -4,6 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { isConflictStrategy, type ConflictStrategy } from './conflict-strategy.js';
 import { acknowledgeSent, markRejected, noteUnanswered } from './push-acknowledge.js';
 import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './push-batches.js';
+import { dropInflight, writeInflight, type InflightBatch } from './push-inflight.js';
 import { pushOrder } from './push-order.js';
 import { prepareCollection, type OutgoingRecord } from './push-prepare.js';
 import { isRejection, readRejections, rejectionReason } from './push-rejections.js';
@@ -87,15 +88,21 @@ export function createPusher(options: PusherOptions): Pusher {
     if (outgoing.length === 0) return;
     const batches = planBatches(outgoing, limits, (o) => jsonBytes(o.wire));
     counts.batches += batches.length;
+    // Write-ahead: what each POST carries is stored before any goes out, one row per batch, so a
+    // POST that landed is recognised even when this process dies before its answer is handled.
+    const inflight = await writeInflight(db, collection, batches);
     const settled = settlementQueue(db, collection);
+    let unsent = 0; // the first batch not POSTed yet
     try {
-      for (const batch of batches) {
+      for (const [i, batch] of batches.entries()) {
         signal?.throwIfAborted();
-        await send(collection, batch, counts, signal, settled);
+        unsent = i + 1;
+        await send(collection, batch, counts, signal, settled, inflight[i]!);
       }
     } catch (error) {
-      // What the server acknowledged is settled before the push stops.
+      // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
       await settled.drain().catch(() => undefined);
+      await dropInflight(db, inflight.slice(unsent)).catch(() => undefined);
       throw error;
     }
     await settled.drain();
@@ -112,6 +119,7 @@ export function createPusher(options: PusherOptions): Pusher {
     counts: PushCounts,
     signal: AbortSignal | undefined,
     settled: SettlementQueue,
+    inflight: InflightBatch,
   ): Promise<void> {
     counts.requests++;
     try {
@@ -121,11 +129,11 @@ export function createPusher(options: PusherOptions): Pusher {
       if (!isRejection(error)) {
         // Unknown outcome, or refused before it was applied: the entries stay for the next push.
         const aborted = signal?.aborted === true;
-        await noteUnanswered(db, batch, !aborted && !isAuthError(error)).catch(() => undefined);
+        await noteUnanswered(db, batch, !aborted && !isAuthError(error), inflight).catch(() => undefined);
         throw error;
       }
       if (batch.length === 1) {
-        await markRejected(db, batch, [rejectionReason(error)]);
+        await markRejected(db, batch, [rejectionReason(error)], inflight);
         counts.rejected++;
         return;
       }
@@ -143,18 +151,18 @@ export function createPusher(options: PusherOptions): Pusher {
             reasons.push(reason);
           }
         });
-        await markRejected(db, bad, reasons);
+        await markRejected(db, bad, reasons, inflight);
         counts.rejected += bad.length;
-        if (rest.length > 0) await send(collection, rest, counts, signal, settled);
+        if (rest.length > 0) await send(collection, rest, counts, signal, settled, inflight);
         return;
       }
       const half = Math.ceil(batch.length / 2);
-      await send(collection, batch.slice(0, half), counts, signal, settled);
-      await send(collection, batch.slice(half), counts, signal, settled);
+      await send(collection, batch.slice(0, half), counts, signal, settled, inflight);
+      await send(collection, batch.slice(half), counts, signal, settled, inflight);
       return;
     }
     counts.pushed += batch.length;
-    await settled.add(batch);
+    await settled.add(batch, inflight);
   }
 
   return { push };
@@ -163,7 +171,7 @@ export function createPusher(options: PusherOptions): Pusher {
 /** Settles acknowledged batches one after the other, each while the next POST is on its way. */
 interface SettlementQueue {
   /** Waits for the previous settlement (its failure stops the push here), then starts this one. */
-  add(batch: OutgoingRecord[]): Promise<void>;
+  add(batch: OutgoingRecord[], inflight: InflightBatch): Promise<void>;
   /** Resolves when every settlement is written; rejects with the first failure. */
   drain(): Promise<void>;
 }
@@ -171,9 +179,9 @@ interface SettlementQueue {
 function settlementQueue(db: MirrorDb, collection: CollectionName): SettlementQueue {
   let last: Promise<void> = Promise.resolve();
   return {
-    async add(batch) {
+    async add(batch, inflight) {
       await last;
-      last = acknowledgeSent(db, collection, batch);
+      last = acknowledgeSent(db, collection, batch, inflight);
       // Observed later, by the next add or by drain; not an unhandled rejection meanwhile.
       last.catch(() => undefined);
     },

@@ -9,6 +9,10 @@ import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
 import { createPusher } from '../../src/sync/push.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { recordingFetch, startPushFixture, type PushFixture } from './push-fixture.js';
+import { IDBKeyRange } from 'fake-indexeddb';
+import { MirrorDb } from '../../src/db/mirror-db.js';
+import { createPuller } from '../../src/sync/pull.js';
+import type { SyncClient } from '../../src/sync/sync-client.js';
 
 let fx: PushFixture | undefined;
 afterEach(async () => {
@@ -447,5 +451,100 @@ describe('createPusher', () => {
     })();
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.path.join('.'))).toEqual(['conflict', 'batch.maxRecords', 'batch.maxBytes']);
+  });
+});
+
+describe('write-ahead batch rows (_sync_inflight)', () => {
+  it('leave nothing behind once a push is settled, acknowledged or not', async () => {
+    fx = await startPushFixture({ batch: { maxRecords: 3 } });
+    await createCustomers(fx, 7);
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 7, requests: 3 });
+    expect(await fx.db._sync_inflight.count()).toBe(0);
+
+    // Unknown outcome: the snapshot moves onto the entries, and the row goes.
+    const ids = await createCustomers(fx, 2);
+    fx.sim.setFaults({ dropRate: 1 });
+    await expect(fx.pusher.push()).rejects.toThrow(NetworkError);
+    expect(await fx.db._sync_inflight.count()).toBe(0);
+    const entries = await fx.db._sync_outbox.toArray();
+    expect(entries.map((e) => e.id)).toEqual(ids);
+    expect(entries.map((e) => readSent(e)?.fields)).toEqual(entries.map((e) => e.changed));
+    expect(entries.map((e) => readSent(e)?.record)).toMatchObject(ids.map((id) => ({ id, firstname: expect.any(String), _v: 0 })));
+  });
+
+  it('a batch row left by a tab that died after the POST is folded by the next push of a tab that stayed open', async () => {
+    let crash = false;
+    const crashing: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (crash && request.method === 'POST') {
+        crash = false;
+        f.db.close();
+      }
+      return response;
+    };
+    const f = await startPushFixture({ conflict: 'server-wins', fetch: crashing });
+    fx = f;
+    // The other tab: open on the same database all along, so nothing folds the row when it opens.
+    const other = new MirrorDb(f.dbName, { indexedDB: f.factory, IDBKeyRange });
+    await other.open();
+    try {
+      await f.pull('customers');
+      const customer = (await other.customers.toCollection().first()) as StoredRecord;
+      await saveLocal(other, 'customers', { id: customer.id, firstname: 'First edit' }, { now: NOW });
+      crash = true;
+      await expect(f.pusher.push()).rejects.toThrow();
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'First edit' });
+
+      // What the dead tab left: its batch row, and an entry without a snapshot of its own.
+      const [entry] = await other._sync_outbox.toArray();
+      expect(readSent(entry!)).toBeUndefined();
+      expect(await other._sync_inflight.toArray()).toMatchObject([
+        { collection: 'customers', entries: [{ seq: entry!.seq, wire: { id: customer.id, firstname: 'First edit' }, v: customer._v, fields: ['firstname'] }] },
+      ]);
+
+      // The other tab edits the same field again, pulls and pushes: the landed POST is recognised,
+      // so the edit goes out (server-wins would otherwise have dropped it as a concurrent edit).
+      await saveLocal(other, 'customers', { id: customer.id, firstname: 'Second edit' }, { now: NOW + 1 });
+      const client = f.client as unknown as SyncClient;
+      await createPuller({ db: other, client }).pull('customers');
+      const report = await createPusher({ db: other, client: f.client, conflict: 'server-wins' }).push();
+      expect(report).toMatchObject({ pushed: 1, conflicts: 0 });
+      expect(await other._sync_inflight.count()).toBe(0);
+      expect(await other._sync_outbox.count()).toBe(0);
+      expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Second edit', lastname: customer.lastname });
+    } finally {
+      other.close();
+    }
+  });
+
+  it('a row left behind with nothing edited since: acknowledged by the next push without a second POST', async () => {
+    let crash = false;
+    const crashing: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (crash) {
+        crash = false;
+        f.db.close();
+      }
+      return response;
+    };
+    const f = await startPushFixture({ fetch: crashing });
+    fx = f;
+    const other = new MirrorDb(f.dbName, { indexedDB: f.factory, IDBKeyRange });
+    await other.open();
+    try {
+      const ids = await createCustomers(f, 3);
+      crash = true;
+      await expect(f.pusher.push()).rejects.toThrow();
+      expect(await other._sync_inflight.count()).toBe(1);
+      const posts = f.sim.requests.count('POST /customers');
+      await createPuller({ db: other, client: f.client as unknown as SyncClient }).pull('customers');
+      expect(await createPusher({ db: other, client: f.client }).push()).toMatchObject({ pushed: 0, acknowledged: 3, requests: 0 });
+      expect(f.sim.requests.count('POST /customers')).toBe(posts);
+      expect(await other._sync_inflight.count()).toBe(0);
+      expect(createdIds(f).sort()).toEqual([...ids].sort());
+    } finally {
+      other.close();
+    }
   });
 });
