@@ -3,13 +3,31 @@ import { formatIssues, isHttpError, type ValidationIssue } from '../errors/index
 /** Records of a batch the server refused, by their index in the batch, with its reason for each. */
 export type RecordRejections = Map<number, string>;
 
-/** True when an error is the server refusing a POST body as bad data (400), not a failure to retry later. */
+/**
+ * True when an error is the server refusing a POST body as bad data (400 Bad Request, 422
+ * Unprocessable Entity), not a failure to retry later: sent again unchanged, it would be refused
+ * again, for ever, holding back every entry behind it.
+ */
 export function isRejection(error: unknown): boolean {
-  return isHttpError(error) && error.status === 400;
+  return isHttpError(error) && (error.status === 400 || error.status === 422);
 }
 
 /**
- * Reads which records of a refused batch were bad from the 400 body, when the body says so.
+ * True when an error is the server refusing a POST body as too large (413 Payload Too Large): it
+ * applied none of it, and smaller batches may go through.
+ */
+export function isTooLarge(error: unknown): boolean {
+  return isHttpError(error) && error.status === 413;
+}
+
+/** The reason a record the server refused as too large on its own (413) is rejected with. */
+export function tooLargeReason(error: unknown, bytes: number): string {
+  const said = isHttpError(error) && error.body !== undefined ? `: ${rejectionReason(error)}` : '';
+  return `too large for the service (${bytes} bytes of JSON; a POST of this record alone was answered 413 Payload Too Large${said})`;
+}
+
+/**
+ * Reads which records of a refused batch were bad from the 400 (or 422) body, when the body says so.
  * The spec does not describe the body of a refused POST; the simulator answers
  * `{ error: 'validation', records: [{ index, issues: [{ path, message }] }] }`, and other shapes
  * (`records[i].message`, `records[i].error`, `errors: [...]`) are read the same way. Returns

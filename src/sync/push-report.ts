@@ -4,7 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 export interface PushCounts {
   /** Records the server acknowledged in a POST. */
   pushed: number;
-  /** Records the server refused (400); their entries are `rejected` with the server's reason. */
+  /** Records the server refused (400 or 422, or 413 for a record sent alone); their entries are `rejected` with the server's reason. */
   rejected: number;
   /** Records left as unresolved conflicts. */
   conflicts: number;

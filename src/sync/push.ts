@@ -7,7 +7,7 @@ import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './push
 import { dropInflight, writeInflight, type InflightBatch } from './push-inflight.js';
 import { pushOrder } from './push-order.js';
 import { prepareCollection, type OutgoingRecord } from './push-prepare.js';
-import { isRejection, readRejections, rejectionReason } from './push-rejections.js';
+import { isRejection, isTooLarge, readRejections, rejectionReason, tooLargeReason } from './push-rejections.js';
 import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
 import type { WireRecord } from './wire-record.js';
 
@@ -48,9 +48,11 @@ export interface Pusher {
    * collection as JSON-array POSTs in the order the edits were made. A record that references a
    * parent the server does not have yet (its create still in the outbox: refused, in conflict,
    * or in a collection not pushed) is held back, pending, and counted in `awaitingParent`.
-   * Resolves with what it did; rejects with the error that stopped it (429, 5xx, network and
-   * timeout errors after the client's own retries, `AuthError`, an abort), the unsent entries
-   * staying in the outbox.
+   * Records the server refuses (400 or 422; 413 for a record sent alone: "too large for the
+   * service") are marked `rejected` with its reason, and the others go on.
+   * Resolves with what it did; rejects with the error that stopped it (429, 5xx, other 4xx,
+   * network and timeout errors after the client's own retries, `AuthError`, an abort), the unsent
+   * entries staying in the outbox.
    *
    * Run it after a delta pull of the same collections, so that the entries know the latest
    * server state: that is what conflicts are detected against.
@@ -109,9 +111,11 @@ export function createPusher(options: PusherOptions): Pusher {
   }
 
   /**
-   * One POST, and what its answer means. A refused batch (400) is all-or-nothing on the
+   * One POST, and what its answer means. A refused batch (400 or 422) is all-or-nothing on the
    * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
-   * again; when the body names none, the batch is halved until each bad record stands alone.
+   * again; when the body names none, the batch is halved until each bad record stands alone. A
+   * batch refused as too large (413) is halved too, and a record refused so on its own is
+   * rejected as too large for the service.
    */
   async function send(
     collection: CollectionName,
@@ -126,6 +130,15 @@ export function createPusher(options: PusherOptions): Pusher {
       // Only the status matters: an entry is settled by the acknowledgement, never by the answer's body.
       await client.save(collection, batch.map((o) => o.wire), { readResponse: false, ...(signal ? { signal } : {}) });
     } catch (error) {
+      if (isTooLarge(error)) {
+        if (batch.length === 1) {
+          await markRejected(db, batch, [tooLargeReason(error, jsonBytes(batch[0]!.wire))], inflight);
+          counts.rejected++;
+          return;
+        }
+        await sendHalves(collection, batch, counts, signal, settled, inflight);
+        return;
+      }
       if (!isRejection(error)) {
         // Unknown outcome, or refused before it was applied: the entries stay for the next push.
         const aborted = signal?.aborted === true;
@@ -156,13 +169,25 @@ export function createPusher(options: PusherOptions): Pusher {
         if (rest.length > 0) await send(collection, rest, counts, signal, settled, inflight);
         return;
       }
-      const half = Math.ceil(batch.length / 2);
-      await send(collection, batch.slice(0, half), counts, signal, settled, inflight);
-      await send(collection, batch.slice(half), counts, signal, settled, inflight);
+      await sendHalves(collection, batch, counts, signal, settled, inflight);
       return;
     }
     counts.pushed += batch.length;
     await settled.add(batch, inflight);
+  }
+
+  /** Sends a refused batch again as two halves, in order. */
+  async function sendHalves(
+    collection: CollectionName,
+    batch: OutgoingRecord[],
+    counts: PushCounts,
+    signal: AbortSignal | undefined,
+    settled: SettlementQueue,
+    inflight: InflightBatch,
+  ): Promise<void> {
+    const half = Math.ceil(batch.length / 2);
+    await send(collection, batch.slice(0, half), counts, signal, settled, inflight);
+    await send(collection, batch.slice(half), counts, signal, settled, inflight);
   }
 
   return { push };

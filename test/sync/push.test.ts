@@ -548,3 +548,59 @@ describe('write-ahead batch rows (_sync_inflight)', () => {
     }
   });
 });
+
+describe('refusals other than 400', () => {
+  /** A server that answers `status` where the simulator answers 400, with the same body. */
+  const answering =
+    (status: number): typeof fetch =>
+    async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status !== 400) return response;
+      return new Response(await response.text(), { status, headers: { 'content-type': 'application/json' } });
+    };
+
+  it('422 is a refusal like 400: the named record is rejected, the rest pushed, nothing blocks the queue', async () => {
+    fx = await startPushFixture({ fetch: answering(422) });
+    const ids = await createCustomers(fx, 4);
+    await fx.db.customers.update(ids[1]!, { email: 'not-an-e-mail' });
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 3, rejected: 1, requests: 2 });
+    const entries = await fx.db._sync_outbox.toArray();
+    expect(entries.map((e) => [e.id, e.state])).toEqual([[ids[1], 'rejected']]);
+    expect(entries[0]?.reason).toMatch(/email/);
+    const more = await createCustomers(fx, 1);
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 1, rejected: 0, requests: 1 });
+    expect(fx.sim.store.get('customers', more[0]!)).toBeDefined();
+  });
+
+  it('413 halves the batch; a record too large on its own is rejected as too large for the service', async () => {
+    // A server that takes at most 2 records per POST and no record with a note over 1,000 characters.
+    const limited: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (request.method === 'POST') {
+        const body = JSON.parse(await request.clone().text()) as { note?: string }[];
+        if (body.length > 2 || body.some((r) => (r.note?.length ?? 0) > 1_000)) {
+          return new Response('{"error":"payload too large"}', { status: 413, headers: { 'content-type': 'application/json' } });
+        }
+      }
+      return fetch(request);
+    };
+    fx = await startPushFixture({ fetch: limited });
+    const ids = await createCustomers(fx, 5);
+    await saveLocal(fx.db, 'customers', { id: ids[3], note: 'x'.repeat(2_000) }, { now: NOW + 100 });
+
+    const report = await fx.pusher.push();
+    // [0-4]: 413 -> [0-2]: 413 -> [0,1] ok, [2] ok; [3,4]: 413 -> [3]: 413 alone, rejected; [4] ok.
+    expect(report).toMatchObject({ pushed: 4, rejected: 1, requests: 7, batches: 1 });
+    const entries = await fx.db._sync_outbox.toArray();
+    expect(entries.map((e) => [e.id, e.state])).toEqual([[ids[3], 'rejected']]);
+    expect(entries[0]?.reason).toMatch(/^too large for the service/);
+    expect(entries[0]?.reason).toMatch(/payload too large/);
+    for (const [i, id] of ids.entries()) expect(fx.sim.store.get('customers', id) !== undefined).toBe(i !== 3);
+    expect(await fx.db._sync_inflight.count()).toBe(0);
+
+    // The rejected record does not hold back later ones.
+    const more = await createCustomers(fx, 2);
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 2, rejected: 0, requests: 1 });
+    expect(fx.sim.store.get('customers', more[1]!)).toBeDefined();
+  });
+});
