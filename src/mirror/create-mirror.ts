@@ -169,6 +169,8 @@ export function createMirror(options: MirrorOptions): Mirror {
     conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
     now: env.now,
     batch: options.batch,
+    // Fencing per batch: the lead is checked again before every POST of a push, not only before it.
+    beforeBatch: (signal) => confirmLead(signal),
   });
 
   let closed = false;
@@ -207,12 +209,17 @@ export function createMirror(options: MirrorOptions): Mirror {
     reconcileIntervalMs,
     now: env.now,
     onStart: (initial) => setStatus({ phase: initial ? 'initial-sync' : 'syncing', lastError: undefined }),
-    beforePush: async (signal) => {
-      // Only the leader pushes. Checked again right before each push: a tab that lost the lease
-      // (throttled, say) steps down here instead of posting what the new leader posts too.
-      if (started && !(await elector.confirm())) throw signal.aborted ? signal.reason : new DOMException('not the leader any more', 'AbortError');
-    },
+    beforePush: (signal) => confirmLead(signal),
   });
+
+  /**
+   * Only the leader pushes. Checked again right before each push and each batch POST of it: a tab
+   * that lost the lease (throttled, say) steps down here instead of posting what the new leader
+   * posts too.
+   */
+  async function confirmLead(signal: AbortSignal | undefined): Promise<void> {
+    if (started && !(await elector.confirm())) throw signal?.aborted ? signal.reason : new DOMException('not the leader any more', 'AbortError');
+  }
 
   /**
    * The phase when nothing runs: what the status shows between runs, on a change of leader and

@@ -31,6 +31,15 @@ export interface PusherOptions {
   now?: (() => number) | undefined;
   /** Bounds of one POST. @default { maxRecords: 100, maxBytes: 524288 } */
   batch?: Partial<BatchLimits> | undefined;
+  /**
+   * Awaited right before each POST of a push (every batch, and every smaller request a refused
+   * batch is sent again as), with the push's signal and the collection. Throwing stops the push
+   * as an abort does: what the server acknowledged stays settled, the entries not POSTed stay in
+   * the outbox untouched (no attempt counted), and `push` rejects with the thrown error. For
+   * fencing: `createMirror` passes its leadership check, so a tab that lost the lead mid-push
+   * (another leader took over between two batches) stops before its next POST.
+   */
+  beforeBatch?: ((signal: AbortSignal | undefined, collection: CollectionName) => Promise<void> | void) | undefined;
 }
 
 /** Options of one {@link Pusher.push}. */
@@ -65,11 +74,11 @@ export interface Pusher {
  * naming each.
  */
 export function createPusher(options: PusherOptions): Pusher {
-  const { db, client } = options;
+  const { db, client, beforeBatch } = options;
   const strategy = options.conflict ?? 'merge';
   const now = options.now ?? Date.now;
   const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
-  validate(strategy, limits);
+  validate(strategy, limits, beforeBatch);
 
   async function push(opts: PushOptions = {}): Promise<PushReport> {
     const report = emptyReport();
@@ -97,7 +106,7 @@ export function createPusher(options: PusherOptions): Pusher {
     let unsent = 0; // the first batch not POSTed yet
     try {
       for (const [i, batch] of batches.entries()) {
-        signal?.throwIfAborted();
+        await beforePost(collection, signal);
         unsent = i + 1;
         await send(collection, batch, counts, signal, settled, inflight[i]!);
       }
@@ -166,7 +175,10 @@ export function createPusher(options: PusherOptions): Pusher {
         });
         await markRejected(db, bad, reasons, inflight);
         counts.rejected += bad.length;
-        if (rest.length > 0) await send(collection, rest, counts, signal, settled, inflight);
+        if (rest.length > 0) {
+          await beforePost(collection, signal);
+          await send(collection, rest, counts, signal, settled, inflight);
+        }
         return;
       }
       await sendHalves(collection, batch, counts, signal, settled, inflight);
@@ -186,8 +198,18 @@ export function createPusher(options: PusherOptions): Pusher {
     inflight: InflightBatch,
   ): Promise<void> {
     const half = Math.ceil(batch.length / 2);
+    await beforePost(collection, signal);
     await send(collection, batch.slice(0, half), counts, signal, settled, inflight);
+    await beforePost(collection, signal);
     await send(collection, batch.slice(half), counts, signal, settled, inflight);
+  }
+
+  /** Before a POST: the signal, and the `beforeBatch` hook (whose throw stops the push). */
+  async function beforePost(collection: CollectionName, signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (!beforeBatch) return;
+    await beforeBatch(signal, collection);
+    signal?.throwIfAborted();
   }
 
   return { push };
@@ -225,8 +247,9 @@ function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimi
   return out;
 }
 
-function validate(strategy: unknown, limits: BatchLimits): void {
+function validate(strategy: unknown, limits: BatchLimits, beforeBatch: unknown): void {
   const issues: ValidationIssue[] = [];
+  if (beforeBatch !== undefined && typeof beforeBatch !== 'function') issues.push({ path: ['beforeBatch'], message: 'must be a function' });
   if (!isConflictStrategy(strategy)) {
     issues.push({ path: ['conflict'], message: "must be 'merge', 'server-wins', 'client-wins' or a resolver function" });
   }

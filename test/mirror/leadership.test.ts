@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MirrorDb } from '../../src/db/mirror-db.js';
+import { createClient } from '../../src/client/index.js';
 import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
 
 let fixture: MirrorFixture | undefined;
@@ -81,6 +82,35 @@ describe('a tab that lost the leader lease (no Web Locks)', () => {
     await anotherTabTakesTheLease(mirror.db);
     await waitFor(mirror.status, (s) => !s.leader, 5_000);
     await new Promise((r) => setTimeout(r, 1_000));
+    expect(mirror.status.value).toMatchObject({ leader: false, phase: 'following', lastError: undefined });
+  });
+});
+
+describe('a tab that loses the lease between two batches of its push (no Web Locks)', () => {
+  it('stops before its next POST: the first batch is acknowledged, the rest stays pending for the new leader', async () => {
+    fixture = await startMirrorFixture();
+    const f = fixture;
+    let mirror: ReturnType<MirrorFixture['mirror']> | undefined;
+    let posts = 0;
+    // Another tab takes the lease as soon as the server has answered the first customers POST.
+    const fetching: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const response = await fetch(request);
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/customers') && ++posts === 1) await anotherTabTakesTheLease(mirror!.db);
+      return response;
+    };
+    const client = createClient({ baseUrl: f.sim.baseUrl, token: f.sim.token, userAgent: 'pos-cloud-mirror tests (mirror)', timeoutMs: 5_000, fetch: fetching });
+    mirror = f.mirror({ client, collections: ['customers'], categories: false, pollIntervalMs: 3_600_000, leaderLeaseMs: 60_000, batch: { maxRecords: 2 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await mirror.save('customers', { company: `Firma ${i}`, email: `firma${i}@example.com` }));
+    await mirror.start();
+    await waitFor(mirror.status, (s) => !s.leader && s.phase === 'following', 5_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(posts).toBe(1);
+    expect(ids.map((id) => f.sim.requests.timesPosted('customers', id))).toEqual([1, 1, 0, 0, 0, 0]);
+    const left = await mirror.db._sync_outbox.toArray();
+    expect(left.map((e) => [e.id, e.state, e.attempts])).toEqual(ids.slice(2).map((id) => [id, 'pending', 0]));
+    expect(await mirror.db._sync_inflight.count()).toBe(0);
     expect(mirror.status.value).toMatchObject({ leader: false, phase: 'following', lastError: undefined });
   });
 });

@@ -604,3 +604,41 @@ describe('refusals other than 400', () => {
     expect(fx.sim.store.get('customers', more[1]!)).toBeDefined();
   });
 });
+
+describe('beforeBatch', () => {
+  it('is awaited before each POST; its throw stops the push like an abort: acknowledged batches settled, the rest pending', async () => {
+    fx = await startPushFixture({ batch: { maxRecords: 3 } });
+    const ids = await createCustomers(fx, 9);
+    const calls: [boolean, string][] = [];
+    const fenced = new Error('not the leader any more');
+    const controller = new AbortController();
+    const pusher = createPusher({
+      db: fx.db,
+      client: fx.client,
+      batch: { maxRecords: 3 },
+      beforeBatch: async (signal, collection) => {
+        calls.push([signal === controller.signal, collection]);
+        if (calls.length === 2) throw fenced;
+      },
+    });
+    await expect(pusher.push({ signal: controller.signal })).rejects.toBe(fenced);
+    expect(calls).toEqual([
+      [true, 'customers'],
+      [true, 'customers'],
+    ]);
+    expect(fx.sim.requests.count('POST /customers')).toBe(1);
+    for (const id of ids.slice(0, 3)) expect(fx.sim.store.get('customers', id)).toBeDefined();
+    const left = await fx.db._sync_outbox.toArray();
+    expect(left.map((e) => e.id)).toEqual(ids.slice(3));
+    expect(left.every((e) => e.state === 'pending' && e.attempts === 0 && readSent(e) === undefined)).toBe(true);
+    expect(await fx.db._sync_inflight.count()).toBe(0);
+
+    expect(await fx.pusher.push()).toMatchObject({ pushed: 6 });
+    expect(createdIds(fx).sort()).toEqual([...ids].sort());
+  });
+
+  it('must be a function', async () => {
+    fx = await startPushFixture();
+    expect(() => createPusher({ db: fx!.db, client: fx!.client, beforeBatch: 'yes' as never })).toThrow(ValidationError);
+  });
+});
