@@ -24,16 +24,14 @@ const observableSymbol: typeof Symbol.observable =
 
 /**
  * Reports an error thrown by a subscriber without letting it reach the code that set the value:
- * through the runtime's `reportError` (browsers, Deno, Bun), else thrown from a timer, as RxJS
- * reports an observer's errors. Either way it shows as an uncaught error of its own.
+ * through the runtime's `reportError` (browsers, Deno, Bun: it shows as an uncaught error of its
+ * own, and the page goes on), else on `console.error` (Node, where an error thrown from a timer
+ * would end the process).
  */
 function reportSubscriberError(error: unknown): void {
   const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
   if (typeof report === 'function') report(error);
-  else
-    setTimeout(() => {
-      throw error;
-    }, 0);
+  else console.error('pos-cloud-mirror: a status or progress subscriber threw:', error);
 }
 
 /** Calls one subscriber callback; what it throws is reported apart (see {@link reportSubscriberError}). */
@@ -53,8 +51,8 @@ function callIsolated<A extends unknown[]>(fn: ((...args: A) => void) | undefine
  *
  * A subscriber that throws neither stops the others nor reaches the code that set the value (the
  * sync engine): its error is reported on its own, through `globalThis.reportError` where the
- * runtime has it, else thrown from a timer (as RxJS does). After {@link complete} the value no
- * longer changes.
+ * runtime has it, else on `console.error`. After {@link complete} the value no longer changes, and
+ * a new subscriber gets the last value and the end at once.
  */
 export class ObservableValue<T> implements Observable<T> {
   #value: T;
@@ -88,6 +86,12 @@ export class ObservableValue<T> implements Observable<T> {
   subscribe(observer: Observer<T>): Subscription {
     const target = typeof observer === 'function' ? { next: observer } : observer;
     const entry = { next: target.next?.bind(target), complete: target.complete?.bind(target) };
+    if (this.#completed) {
+      // Already ended (a closed mirror): the last value, then the end, and nothing kept.
+      callIsolated(entry.next, this.#value);
+      callIsolated(entry.complete);
+      return { unsubscribe: () => undefined, closed: true };
+    }
     this.#observers.add(entry);
     let closed = false;
     callIsolated(entry.next, this.#value);

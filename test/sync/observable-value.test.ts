@@ -43,6 +43,34 @@ describe('ObservableValue', () => {
     expect(reported[0]).toBeInstanceOf(TypeError);
   });
 
+  it('reports a subscriber error on console.error where the runtime has no reportError (Node), never throwing it', async () => {
+    vi.stubGlobal('reportError', undefined);
+    const logged: unknown[][] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+    try {
+      const value = new ObservableValue(0);
+      value.subscribe((v) => {
+        if (v === 1) throw new TypeError('broken view');
+      });
+      expect(() => value.set(1)).not.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 5)); // nothing is thrown later from a timer either
+      expect(logged).toHaveLength(1);
+      expect(logged[0]?.[0]).toMatch(/subscriber threw/);
+      expect(logged[0]?.[1]).toBeInstanceOf(TypeError);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('gives a subscriber that comes after complete() the last value and the end at once, and keeps nothing', () => {
+    const value = new ObservableValue('idle');
+    value.complete();
+    const events: string[] = [];
+    const subscription = value.subscribe({ next: (v) => events.push(v), complete: () => events.push('complete') });
+    expect(events).toEqual(['idle', 'complete']);
+    expect(subscription.closed).toBe(true);
+  });
+
   it('keeps its last value after complete()', () => {
     const value = new ObservableValue('closed');
     value.complete();
