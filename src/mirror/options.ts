@@ -104,10 +104,11 @@ export function validateMirrorOptions(options: MirrorOptions): void {
       });
   }
   if (given(options.categories) && typeof options.categories !== 'boolean') bad('categories', 'must be true or false');
-  // Delays that end up in a timer: 0 is allowed where it means "off" or "no margin".
-  for (const field of ['pollIntervalMs', 'reconcileIntervalMs'] as const) {
-    if (given(options[field]) && !isDelayMs(options[field])) bad(field, DELAY_MS_MESSAGE);
-  }
+  // A delay that ends up in a timer: 0 is allowed where it means "at once".
+  if (given(options.pollIntervalMs) && !isDelayMs(options.pollIntervalMs)) bad('pollIntervalMs', DELAY_MS_MESSAGE);
+  // Compared with the time since the last sweep, never a timer: any length (0 turns it off).
+  const sweep = options.reconcileIntervalMs;
+  if (given(sweep) && (typeof sweep !== 'number' || !Number.isFinite(sweep) || sweep < 0)) bad('reconcileIntervalMs', 'must be a finite number of ms >= 0');
   if (given(options.leaderLeaseMs) && !isPositiveMs(options.leaderLeaseMs)) bad('leaderLeaseMs', POSITIVE_MS_MESSAGE);
   const skew = options.skewMarginMs;
   if (given(skew) && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) bad('skewMarginMs', 'must be a finite number of ms >= 0');
