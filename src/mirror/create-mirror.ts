@@ -219,6 +219,8 @@ export function createMirror(options: MirrorOptions): Mirror {
    */
   async function confirmLead(signal: AbortSignal | undefined): Promise<void> {
     if (started && !(await elector.confirm())) throw signal?.aborted ? signal.reason : new DOMException('not the leader any more', 'AbortError');
+    // A mirror not started (or stopped) pushes only when no other tab leads: that one pushes the same outbox.
+    if (!started && (await elector.heldByAnother())) throw new DOMException('another tab or worker leads and pushes', 'AbortError');
   }
 
   /**
@@ -440,11 +442,14 @@ export function createMirror(options: MirrorOptions): Mirror {
       if (started) await electionDecided();
       assertOpen('syncNow');
       if (started && !elector.isLeader) return emptyReport(false, env.now(), []);
-      let signal = lifetime.signal;
+      // The lifetime the call was made in: a stop(), close() or step-down before its turn comes ends it.
+      const called = lifetime.signal;
+      let signal = called;
       try {
         const report = await runExclusive(async () => {
           // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
           if (started && !elector.isLeader) return undefined;
+          called.throwIfAborted();
           signal = lifetime.signal;
           return runCycle(signal, only);
         });
@@ -479,7 +484,9 @@ export function createMirror(options: MirrorOptions): Mirror {
       assertOpen('resync');
       const only = opts.collections ?? collections;
       only.forEach((c) => assertCollection(c, 'resync'));
+      const called = lifetime.signal;
       await runExclusive(async () => {
+        called.throwIfAborted();
         for (const collection of only) await puller.reset(collection);
         for (const collection of only) await cycle.reconcile(collection, lifetime.signal);
       });
@@ -488,7 +495,9 @@ export function createMirror(options: MirrorOptions): Mirror {
       assertOpen('reconcile');
       const only = opts.collections ?? collections;
       only.forEach((c) => assertCollection(c, 'reconcile'));
+      const called = lifetime.signal;
       return runExclusive(async () => {
+        called.throwIfAborted();
         const reports: ReconcileReport[] = [];
         for (const collection of only) reports.push(await cycle.reconcile(collection, lifetime.signal));
         return reports;

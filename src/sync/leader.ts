@@ -38,6 +38,8 @@ export interface LeaderElector {
    * from then on; a lease found taken steps down at once (`onChange(false)`).
    */
   confirm(): Promise<boolean>;
+  /** True when another instance leads now (holds the lock, or a lease not expired): for work done while not campaigning. */
+  heldByAnother(): Promise<boolean>;
 }
 
 /**
@@ -175,6 +177,21 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
     },
     decided() {
       return decision?.promise ?? Promise.resolve();
+    },
+    async heldByAnother() {
+      if (leader) return false;
+      if (env.locks) {
+        let taken = false;
+        await env.locks
+          .request(options.name, { ifAvailable: true }, async (lock) => {
+            taken = lock === null;
+          })
+          .catch(() => undefined);
+        return taken;
+      }
+      const row = await db._sync_meta.get('leader').catch(() => undefined);
+      const lease = row?.value as { owner: string; expiresAt: number } | undefined;
+      return lease !== undefined && lease.owner !== owner && lease.expiresAt > now();
     },
     async confirm() {
       if (!running || !leader) return false;
