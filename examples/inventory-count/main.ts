@@ -13,7 +13,7 @@ import { loadSetup, saveSetup, setupView, type CountSetup } from './setup-view.j
 
 const USER_AGENT = 'pos-cloud-mirror-example-inventory-count/0.1 (pos-cloud-mirror examples)';
 /** What a count needs on the device; stock-ups and stock history are pushed from here too. */
-const COLLECTIONS: CollectionName[] = ['shops', 'cash_registers', 'employees', 'warehouses', 'products', 'stockup', 'stock_history'];
+const COLLECTIONS: CollectionName[] = ['shops', 'cash_registers', 'employees', 'warehouses', 'products', 'product_price_matrix', 'stockup', 'stock_history'];
 
 const $ = (id: string) => document.getElementById(id)!;
 
