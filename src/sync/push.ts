@@ -108,7 +108,7 @@ export function createPusher(options: PusherOptions): Pusher {
       for (const [i, batch] of batches.entries()) {
         await beforePost(collection, signal);
         unsent = i + 1;
-        await send(collection, batch, counts, signal, settled, inflight[i]!);
+        await send({ collection, counts, signal, settled, inflight: inflight[i]! }, batch);
       }
     } catch (error) {
       // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
@@ -126,14 +126,8 @@ export function createPusher(options: PusherOptions): Pusher {
    * batch refused as too large (413) is halved too, and a record refused so on its own is
    * rejected as too large for the service.
    */
-  async function send(
-    collection: CollectionName,
-    batch: OutgoingRecord[],
-    counts: PushCounts,
-    signal: AbortSignal | undefined,
-    settled: SettlementQueue,
-    inflight: InflightBatch,
-  ): Promise<void> {
+  async function send(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
+    const { collection, counts, signal, settled, inflight } = run;
     counts.requests++;
     try {
       // Only the status matters: an entry is settled by the acknowledgement, never by the answer's body.
@@ -145,7 +139,7 @@ export function createPusher(options: PusherOptions): Pusher {
           counts.rejected++;
           return;
         }
-        await sendHalves(collection, batch, counts, signal, settled, inflight);
+        await sendHalves(run, batch);
         return;
       }
       if (!isRejection(error)) {
@@ -175,13 +169,10 @@ export function createPusher(options: PusherOptions): Pusher {
         });
         await markRejected(db, bad, reasons, inflight);
         counts.rejected += bad.length;
-        if (rest.length > 0) {
-          await beforePost(collection, signal);
-          await send(collection, rest, counts, signal, settled, inflight);
-        }
+        if (rest.length > 0) await sendAgain(run, rest);
         return;
       }
-      await sendHalves(collection, batch, counts, signal, settled, inflight);
+      await sendHalves(run, batch);
       return;
     }
     counts.pushed += batch.length;
@@ -189,22 +180,18 @@ export function createPusher(options: PusherOptions): Pusher {
   }
 
   /** Sends a refused batch again as two halves, in order. */
-  async function sendHalves(
-    collection: CollectionName,
-    batch: OutgoingRecord[],
-    counts: PushCounts,
-    signal: AbortSignal | undefined,
-    settled: SettlementQueue,
-    inflight: InflightBatch,
-  ): Promise<void> {
+  async function sendHalves(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
     const half = Math.ceil(batch.length / 2);
-    await beforePost(collection, signal);
-    await send(collection, batch.slice(0, half), counts, signal, settled, inflight);
-    await beforePost(collection, signal);
-    await send(collection, batch.slice(half), counts, signal, settled, inflight);
+    await sendAgain(run, batch.slice(0, half));
+    await sendAgain(run, batch.slice(half));
   }
 
-  /** Before a POST: the signal, and the `beforeBatch` hook (whose throw stops the push). */
+  /** Sends part of a refused batch again: a POST of its own, so `beforeBatch` is asked first. */
+  async function sendAgain(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
+    await beforePost(run.collection, run.signal);
+    await send(run, batch);
+  }
+
   async function beforePost(collection: CollectionName, signal: AbortSignal | undefined): Promise<void> {
     signal?.throwIfAborted();
     if (!beforeBatch) return;
@@ -213,6 +200,16 @@ export function createPusher(options: PusherOptions): Pusher {
   }
 
   return { push };
+}
+
+/** What the POSTs of one planned batch share: where they go, what they count, and how they settle. */
+interface BatchRun {
+  collection: CollectionName;
+  counts: PushCounts;
+  signal: AbortSignal | undefined;
+  settled: SettlementQueue;
+  /** The batch's write-ahead row. */
+  inflight: InflightBatch;
 }
 
 /** Settles acknowledged batches one after the other, each while the next POST is on its way. */
