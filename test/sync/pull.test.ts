@@ -50,6 +50,26 @@ function withPageHook(client: SyncClient, afterPage: (c: CollectionName, index: 
   };
 }
 
+/**
+ * The scenario the checkpoint rule exists for: once, after the first page of a customers
+ * traversal, the lowest-id customer is edited (`note_internal = note`), then the highest-id one
+ * gets a newer `_v`. The traversal has passed the first and not yet reached the second.
+ */
+function editLowThenHighMidTraversal(sim: Simulator, client: SyncClient, note: string): { hooked: SyncClient; low: string; edited: () => boolean } {
+  const ids = sim.store.list('customers').map((r) => String(r.id));
+  const low = ids[0]!;
+  const high = ids[ids.length - 1]!;
+  let edited = false;
+  const hooked = withPageHook(client, (collection, index) => {
+    if (collection !== 'customers' || index !== 1 || edited) return;
+    edited = true;
+    sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: note });
+    sim.store.advanceClock(5);
+    sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
+  });
+  return { hooked, low, edited: () => edited };
+}
+
 /** A wall clock that is set back by `jumpMs` right after its first reading. */
 function clockSetBackAfterFirstRead(jumpMs: number): () => number {
   let calls = 0;
@@ -68,21 +88,10 @@ describe('createPuller', () => {
 
   it('catches a low-id record edited mid-traversal after a high-id record got a newer _v', async () => {
     const { sim, client, db } = await setup();
-    const ids = sim.store.list('customers').map((r) => String(r.id));
-    const low = ids[0]!;
-    const high = ids[ids.length - 1]!;
-    let edited = false;
-    const hooked = withPageHook(client, (collection, index) => {
-      // The traversal has passed `low` and not yet reached `high`.
-      if (collection !== 'customers' || index !== 1 || edited) return;
-      edited = true;
-      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-traversal' });
-      sim.store.advanceClock(5);
-      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
-    });
+    const { hooked, low, edited } = editLowThenHighMidTraversal(sim, client, 'edited mid-traversal');
     const puller = createPuller({ db, client: hooked, pageLimit: 5 });
     await puller.pull('customers');
-    expect(edited).toBe(true);
+    expect(edited()).toBe(true);
     expect((await db.customers.get(low))?.note_internal).not.toBe('edited mid-traversal');
     await puller.pull('customers');
     expect((await db.customers.get(low))?.note_internal).toBe('edited mid-traversal');
@@ -91,21 +100,11 @@ describe('createPuller', () => {
 
   it('still catches that edit when the device clock is set back while the first page is in flight', async () => {
     const { sim, client, db } = await setup();
-    const ids = sim.store.list('customers').map((r) => String(r.id));
-    const low = ids[0]!;
-    const high = ids[ids.length - 1]!;
-    let edited = false;
-    const hooked = withPageHook(client, (collection, index) => {
-      if (collection !== 'customers' || index !== 1 || edited) return;
-      edited = true;
-      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-traversal' });
-      sim.store.advanceClock(5);
-      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
-    });
+    const { hooked, low, edited } = editLowThenHighMidTraversal(sim, client, 'edited mid-traversal');
     // NTP (or the user) sets the clock back by 10 minutes right after the first reading.
     const puller = createPuller({ db, client: hooked, pageLimit: 5, now: clockSetBackAfterFirstRead(600_000) });
     await puller.pull('customers');
-    expect(edited).toBe(true);
+    expect(edited()).toBe(true);
     const checkpoint = (await db._sync_checkpoints.get('customers'))!.checkpoint;
     expect(checkpoint).toBeLessThanOrEqual(sim.store.now());
     await createPuller({ db, client, pageLimit: 5 }).pull('customers');
@@ -115,15 +114,7 @@ describe('createPuller', () => {
 
   it('would miss that edit if the checkpoint jumped to the highest _v seen (the scenario is real)', async () => {
     const { sim, client, db } = await setup();
-    const ids = sim.store.list('customers').map((r) => String(r.id));
-    const low = ids[0]!;
-    const high = ids[ids.length - 1]!;
-    const hooked = withPageHook(client, (collection, index) => {
-      if (collection !== 'customers' || index !== 1) return;
-      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-traversal' });
-      sim.store.advanceClock(5);
-      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
-    });
+    const { hooked, low } = editLowThenHighMidTraversal(sim, client, 'edited mid-traversal');
     // A negative margin that dwarfs every clock turns the rule into "checkpoint = max _v + 1".
     const naive = createPuller({ db, client: hooked, pageLimit: 5, skewMarginMs: -1e15 });
     await naive.pull('customers');
@@ -284,19 +275,9 @@ describe('reconcileCollection', () => {
 
   it('sets a checkpoint that still catches a low-id record edited mid-sweep when the device clock is set back', async () => {
     const { sim, client, db } = await setup();
-    const ids = sim.store.list('customers').map((r) => String(r.id));
-    const low = ids[0]!;
-    const high = ids[ids.length - 1]!;
-    let edited = false;
-    const hooked = withPageHook(client, (collection, index) => {
-      if (collection !== 'customers' || index !== 1 || edited) return;
-      edited = true;
-      sim.store.write('customers', { ...sim.store.get('customers', low)!, note_internal: 'edited mid-sweep' });
-      sim.store.advanceClock(5);
-      sim.store.write('customers', { ...sim.store.get('customers', high)!, note_internal: 'newer _v' });
-    });
+    const { hooked, low, edited } = editLowThenHighMidTraversal(sim, client, 'edited mid-sweep');
     await reconcileCollection('customers', { db, client: hooked, pageLimit: 5, now: clockSetBackAfterFirstRead(600_000) });
-    expect(edited).toBe(true);
+    expect(edited()).toBe(true);
     await createPuller({ db, client, pageLimit: 5 }).pull('customers');
     expect((await db.customers.get(low))?.note_internal).toBe('edited mid-sweep');
     await expectConverged(db, sim, ['customers']);
