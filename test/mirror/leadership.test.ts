@@ -13,6 +13,15 @@ afterEach(async () => {
 const anotherTabTakesTheLease = (db: MirrorDb) =>
   db._sync_meta.put({ key: 'leader', value: { owner: 'another-tab', expiresAt: Date.now() + 60_000 } });
 
+/** A started mirror that leads and has made its first sync, and its simulator. */
+async function leadingMirror(options: Parameters<MirrorFixture['mirror']>[0]) {
+  fixture = await startMirrorFixture();
+  const mirror = fixture.mirror(options);
+  await mirror.start();
+  await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+  return { mirror, sim: fixture.sim };
+}
+
 /** Timers that can be held back, as a browser throttles the timers of a background tab. */
 function throttledTimers() {
   let held: (() => void)[] | undefined;
@@ -34,11 +43,8 @@ function throttledTimers() {
 
 describe('a tab that lost the leader lease (no Web Locks)', () => {
   it('does not POST the push that follows an edit once another tab leads', async () => {
-    fixture = await startMirrorFixture();
-    const mirror = fixture.mirror({ pollIntervalMs: 3_600_000, leaderLeaseMs: 300 });
-    await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
-    fixture.sim.setFaults({ latencyMs: 400 });
+    const { mirror, sim } = await leadingMirror({ pollIntervalMs: 3_600_000, leaderLeaseMs: 300 });
+    sim.setFaults({ latencyMs: 400 });
     const id = await mirror.save('customers', { company: 'Truhlářství Novák', email: 'novak@example.com' });
     // The push that follows the edit starts 50 ms later (its pull takes ~400 ms, then the POST).
     await new Promise((r) => setTimeout(r, 80));
@@ -46,16 +52,13 @@ describe('a tab that lost the leader lease (no Web Locks)', () => {
     await waitFor(mirror.status, (s) => !s.leader && s.phase === 'following', 2_000);
     await new Promise((r) => setTimeout(r, 1_500));
     // The other tab pushes for every tab: this one must not POST as well.
-    expect(fixture.sim.requests.timesPosted('customers', id)).toBe(0);
+    expect(sim.requests.timesPosted('customers', id)).toBe(0);
     expect(mirror.status.value).toMatchObject({ leader: false, phase: 'following', lastError: undefined });
   });
 
   it('does not POST from a syncNow() under way once another tab leads; the syncNow rejects with an AbortError', async () => {
-    fixture = await startMirrorFixture();
-    const mirror = fixture.mirror({ pollIntervalMs: 3_600_000, leaderLeaseMs: 300 });
-    await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
-    fixture.sim.setFaults({ latencyMs: 400 });
+    const { mirror, sim } = await leadingMirror({ pollIntervalMs: 3_600_000, leaderLeaseMs: 300 });
+    sim.setFaults({ latencyMs: 400 });
     const run = mirror.syncNow({ collections: ['customers'] }).then(
       () => 'resolved',
       (e: Error) => e.name,
@@ -67,17 +70,14 @@ describe('a tab that lost the leader lease (no Web Locks)', () => {
     await waitFor(mirror.status, (s) => !s.leader, 2_000);
     expect(await run).toBe('AbortError');
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(fixture.sim.requests.timesPosted('customers', id)).toBe(0);
+    expect(sim.requests.timesPosted('customers', id)).toBe(0);
     expect(mirror.status.value).toMatchObject({ leader: false, phase: 'following', lastError: undefined });
   });
 
   it('shows following, not a sync error, when it loses the lease while its scheduled run is under way', async () => {
-    fixture = await startMirrorFixture();
-    const mirror = fixture.mirror({ pollIntervalMs: 100, leaderLeaseMs: 300 });
-    await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    const { mirror, sim } = await leadingMirror({ pollIntervalMs: 100, leaderLeaseMs: 300 });
     // Slow requests: the next scheduled run lasts a while.
-    fixture.sim.setFaults({ latencyMs: 300 });
+    sim.setFaults({ latencyMs: 300 });
     await waitFor(mirror.status, (s) => s.phase === 'syncing');
     await anotherTabTakesTheLease(mirror.db);
     await waitFor(mirror.status, (s) => !s.leader, 5_000);
