@@ -33,6 +33,29 @@ function createdIds(f: PushFixture): string[] {
   return f.sim.requests.recent().flatMap((r) => r.written?.created ?? []);
 }
 
+
+/**
+ * A fetch that calls `crash` once, right after the server has answered the first POST made after
+ * `arm()`: the tab dies with the POST applied and its answer never handled.
+ */
+function fetchThatCrashesAfterPost(crash: () => void): { fetch: typeof fetch; arm: () => void } {
+  let armed = false;
+  return {
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (armed && request.method === 'POST') {
+        armed = false;
+        crash();
+      }
+      return response;
+    },
+    arm: () => {
+      armed = true;
+    },
+  };
+}
+
 describe('createPusher', () => {
   it('pushes new records and edits; the server holds what the app saved and the outbox empties', async () => {
     const rec = recordingFetch();
@@ -282,22 +305,13 @@ describe('createPusher', () => {
      * locally. Then a restart on the same IndexedDB.
      */
     async function crashAfterPost(conflict: ConflictStrategy): Promise<{ f: PushFixture; customer: StoredRecord }> {
-      let crash = false;
-      const crashing: typeof fetch = async (input, init) => {
-        const response = await fetch(input, init);
-        const request = input instanceof Request ? input : new Request(input, init);
-        if (crash && request.method === 'POST') {
-          crash = false;
-          f.db.close();
-        }
-        return response;
-      };
-      const f = await startPushFixture({ conflict, fetch: crashing });
+      const crashing = fetchThatCrashesAfterPost(() => f.db.close());
+      const f = await startPushFixture({ conflict, fetch: crashing.fetch });
       fx = f;
       await f.pull('customers');
       const customer = (await f.db.customers.toCollection().first()) as StoredRecord;
       await saveLocal(f.db, 'customers', { id: customer.id, firstname: 'First edit' }, { now: NOW });
-      crash = true;
+      crashing.arm();
       await expect(f.pusher.push()).rejects.toThrow();
       expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'First edit' });
       await f.reopen();
@@ -473,17 +487,8 @@ describe('write-ahead batch rows (_sync_inflight)', () => {
   });
 
   it('a batch row left by a tab that died after the POST is folded by the next push of a tab that stayed open', async () => {
-    let crash = false;
-    const crashing: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      const request = input instanceof Request ? input : new Request(input, init);
-      if (crash && request.method === 'POST') {
-        crash = false;
-        f.db.close();
-      }
-      return response;
-    };
-    const f = await startPushFixture({ conflict: 'server-wins', fetch: crashing });
+    const crashing = fetchThatCrashesAfterPost(() => f.db.close());
+    const f = await startPushFixture({ conflict: 'server-wins', fetch: crashing.fetch });
     fx = f;
     // The other tab: open on the same database all along, so nothing folds the row when it opens.
     const other = new MirrorDb(f.dbName, { indexedDB: f.factory, IDBKeyRange });
@@ -492,7 +497,7 @@ describe('write-ahead batch rows (_sync_inflight)', () => {
       await f.pull('customers');
       const customer = (await other.customers.toCollection().first()) as StoredRecord;
       await saveLocal(other, 'customers', { id: customer.id, firstname: 'First edit' }, { now: NOW });
-      crash = true;
+      crashing.arm();
       await expect(f.pusher.push()).rejects.toThrow();
       expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'First edit' });
 
@@ -519,22 +524,14 @@ describe('write-ahead batch rows (_sync_inflight)', () => {
   });
 
   it('a row left behind with nothing edited since: acknowledged by the next push without a second POST', async () => {
-    let crash = false;
-    const crashing: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init);
-      if (crash) {
-        crash = false;
-        f.db.close();
-      }
-      return response;
-    };
-    const f = await startPushFixture({ fetch: crashing });
+    const crashing = fetchThatCrashesAfterPost(() => f.db.close());
+    const f = await startPushFixture({ fetch: crashing.fetch });
     fx = f;
     const other = new MirrorDb(f.dbName, { indexedDB: f.factory, IDBKeyRange });
     await other.open();
     try {
       const ids = await createCustomers(f, 3);
-      crash = true;
+      crashing.arm();
       await expect(f.pusher.push()).rejects.toThrow();
       expect(await other._sync_inflight.count()).toBe(1);
       const posts = f.sim.requests.count('POST /customers');
