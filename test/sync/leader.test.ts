@@ -60,17 +60,23 @@ function elector(factory: IDBFactory, env: Partial<SyncEnvironment> = {}) {
   return { elector: e, db, changes };
 }
 
+/** Two electors on one database, started one after the other: the first leads, the second follows. */
+async function leaderThenFollower(env: Partial<SyncEnvironment>) {
+  const factory = new IDBFactory();
+  const a = elector(factory, env);
+  const b = elector(factory, env);
+  a.elector.start();
+  await a.elector.decided();
+  expect(a.elector.isLeader).toBe(true);
+  b.elector.start();
+  await b.elector.decided();
+  expect(b.elector.isLeader).toBe(false);
+  return { a, b };
+}
+
 describe('createLeaderElector with the lease (no Web Locks)', () => {
   it('is decided after its first campaign: the first instance leads, the second follows', async () => {
-    const factory = new IDBFactory();
-    const a = elector(factory);
-    const b = elector(factory);
-    a.elector.start();
-    await a.elector.decided();
-    expect(a.elector.isLeader).toBe(true);
-    b.elector.start();
-    await b.elector.decided();
-    expect(b.elector.isLeader).toBe(false);
+    const { b } = await leaderThenFollower({});
     expect(b.changes).toEqual([]);
   });
 
@@ -111,16 +117,7 @@ describe('createLeaderElector with the lease (no Web Locks)', () => {
 
 describe('createLeaderElector with Web Locks', () => {
   it('knows at once that another instance holds the lock, and takes over when it stops', async () => {
-    const factory = new IDBFactory();
-    const locks = fakeLocks();
-    const a = elector(factory, { locks });
-    const b = elector(factory, { locks });
-    a.elector.start();
-    await a.elector.decided();
-    expect(a.elector.isLeader).toBe(true);
-    b.elector.start();
-    await b.elector.decided();
-    expect(b.elector.isLeader).toBe(false);
+    const { a, b } = await leaderThenFollower({ locks: fakeLocks() });
     expect(await b.elector.confirm()).toBe(false);
     expect(await a.elector.confirm()).toBe(true);
     await a.elector.stop();
