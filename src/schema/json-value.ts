@@ -18,48 +18,68 @@ export function nonJsonFields(record: Readonly<Record<string, unknown>>): Valida
   for (const key of Object.keys(record)) {
     const value = record[key];
     if (value === undefined) continue; // an absent field: not sent
-    const problem = findProblem(value, [key], []);
-    if (problem) issues.push(problem);
+    // One path and one ancestor stack for the whole walk; a path is copied only into an issue.
+    const path: (string | number)[] = [key];
+    const problem = findProblem(value, path, []);
+    if (problem) issues.push({ path: [...path], message: problem });
   }
   return issues;
 }
 
-function findProblem(value: unknown, path: (string | number)[], ancestors: object[]): ValidationIssue | undefined {
+/**
+ * What makes `value` no JSON value, or undefined. On a problem, `path` is left pointing at it;
+ * otherwise it is as it was given. `ancestors` are the objects that hold `value` (cycles).
+ */
+function findProblem(value: unknown, path: (string | number)[], ancestors: object[]): string | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
     case 'bigint':
       return undefined;
     case 'number':
-      return Number.isFinite(value) ? undefined : { path, message: `must be a finite number (JSON has no ${String(value)})` };
+      return Number.isFinite(value) ? undefined : `must be a finite number (JSON has no ${String(value)})`;
     case 'object':
       break;
     default:
-      return { path, message: `must be a JSON value, got ${describeValue(value)}` };
+      return `must be a JSON value, got ${describeValue(value)}`;
   }
   if (value === null) return undefined;
-  if (ancestors.includes(value)) return { path, message: 'must be a JSON value, got a circular reference' };
-  if (ancestors.length >= MAX_JSON_DEPTH) return { path, message: `must be nested at most ${MAX_JSON_DEPTH} levels deep` };
-  const inner = [...ancestors, value];
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (item === undefined) return { path: [...path, i], message: 'must be a JSON value, got undefined (JSON would send null)' };
-      const problem = findProblem(item, [...path, i], inner);
-      if (problem) return problem;
+  if (ancestors.includes(value)) return 'must be a JSON value, got a circular reference';
+  if (ancestors.length >= MAX_JSON_DEPTH) return `must be nested at most ${MAX_JSON_DEPTH} levels deep`;
+  if (!Array.isArray(value)) {
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return `must be a plain object, array or JSON value, got ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}`;
     }
-    return undefined;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
-    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return { path, message: `must be a plain object, array or JSON value, got ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}` };
-  }
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item === undefined) continue; // dropped by JSON, as an absent key
-    const problem = findProblem(item, [...path, key], inner);
+  ancestors.push(value);
+  const problem = Array.isArray(value) ? findInArray(value, path, ancestors) : findInObject(value as Record<string, unknown>, path, ancestors);
+  if (problem) return problem;
+  ancestors.pop();
+  return undefined;
+}
+
+function findInArray(array: readonly unknown[], path: (string | number)[], ancestors: object[]): string | undefined {
+  for (let i = 0; i < array.length; i++) {
+    path.push(i);
+    const item = array[i];
+    // undefined (or a hole) would go out as null.
+    const problem = item === undefined ? 'must be a JSON value, got undefined (JSON would send null)' : findProblem(item, path, ancestors);
     if (problem) return problem;
+    path.pop();
+  }
+  return undefined;
+}
+
+function findInObject(object: Record<string, unknown>, path: (string | number)[], ancestors: object[]): string | undefined {
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    if (item === undefined) continue; // dropped by JSON, as an absent key
+    path.push(key);
+    const problem = findProblem(item, path, ancestors);
+    if (problem) return problem;
+    path.pop();
   }
   return undefined;
 }
