@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { StoredRecord } from '../db/sync-rows.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
-import { dropFromQuarantine, holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
+import { holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from './sync-client.js';
 
 /**
@@ -29,10 +29,7 @@ export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: 
     const refusedNow = new Set(rows.map((r) => r.key));
     await db._sync_quarantine.where('collection').equals('categories').filter((r) => !refusedNow.has(r.key)).delete();
     const gone = (await db.categories.toCollection().primaryKeys()).filter((id) => !keep.has(id));
-    if (gone.length > 0) {
-      await db.categories.bulkDelete(gone);
-      await dropFromQuarantine(db, 'categories', gone);
-    }
+    if (gone.length > 0) await db.categories.bulkDelete(gone);
   });
   return flat.length;
 }
