@@ -8,7 +8,7 @@ import { deletionFields } from './conflict-strategy.js';
 import { diffFields, isMetaField, sameValue } from './merge.js';
 import { appView, overlay } from './conflict-check.js';
 import { withoutSent } from './outbox-sent.js';
-import { parentReferences, PUSH_ORDER } from './push-order.js';
+import { childReferences } from './push-order.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
 export type ConflictChoice = 'local' | 'server' | object;
@@ -99,18 +99,6 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
   });
 }
 
-/** The collections whose relation fields may point at a record of `collection`, with those fields. */
-function childReferences(collection: CollectionName): [child: CollectionName, fields: string[]][] {
-  const out: [CollectionName, string[]][] = [];
-  for (const child of PUSH_ORDER) {
-    const fields = parentReferences(child)
-      .filter(([, parent]) => parent === collection)
-      .map(([field]) => field);
-    if (fields.length > 0) out.push([child, fields]);
-  }
-  return out;
-}
-
 /**
  * The local create of `id` is dropped in favour of the server's record that has its id: the
  * edits that point at it (an order's items) were made for the dropped record, not for the other
@@ -121,7 +109,7 @@ async function rejectChildrenOfDroppedCreate(
   db: MirrorDb,
   collection: CollectionName,
   id: string,
-  children: readonly [child: CollectionName, fields: string[]][],
+  children: ReturnType<typeof childReferences>,
 ): Promise<void> {
   const reason =
     `its parent, the local create of ${collection} ${id}, was dropped: the server holds another record with that id ` +

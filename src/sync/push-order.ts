@@ -79,3 +79,23 @@ const PARENT_REFERENCES = new Map<CollectionName, readonly (readonly [field: str
 export function parentReferences(collection: CollectionName): readonly (readonly [field: string, parent: CollectionName])[] {
   return PARENT_REFERENCES.get(collection) ?? [];
 }
+
+const CHILD_REFERENCES = new Map<CollectionName, readonly (readonly [child: CollectionName, fields: readonly string[]])[]>(
+  PUSH_ORDER.map((parent) => [
+    parent,
+    PUSH_ORDER.flatMap((child) => {
+      const fields = parentReferences(child)
+        .filter(([, to]) => to === parent)
+        .map(([field]) => field);
+      return fields.length > 0 ? [[child, fields] as const] : [];
+    }),
+  ]),
+);
+
+/**
+ * The other side of {@link parentReferences}: the collections whose relation fields may point at
+ * a record of `collection`, each with those fields: `orders` → `[['order_details', ['id_order']], ...]`.
+ */
+export function childReferences(collection: CollectionName): readonly (readonly [child: CollectionName, fields: readonly string[]])[] {
+  return CHILD_REFERENCES.get(collection) ?? [];
+}
