@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { parseRecord, type RecordTypes, type SchemaName } from '../schema/index.js';
-import type { RejectedRecord } from './record-page.js';
+import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
 
 /** Good and rejected records of a response array. */

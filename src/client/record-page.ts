@@ -1,22 +1,12 @@
-import type { ValidationIssue } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { RecordOf, RecordTypes, SchemaName } from '../schema/index.js';
 import type { RawPage } from './raw-page.js';
 import { collectRecords, expectArray } from './read-body.js';
+import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
 
-/** A record of a list page that failed its read schema: kept for quarantine, not dropped. */
-export interface RejectedRecord {
-  /** The collection (or `categories`) the record was read as. */
-  collection: SchemaName;
-  /** Position of the record in the page as the server sent it. */
-  index: number;
-  /** The record as parsed from JSON, untouched. */
-  raw: unknown;
-  /** Every problem found. */
-  issues: ValidationIssue[];
-}
+export type { RejectedRecord } from './rejected-record.js';
 
 /** What a page says besides its good records. */
 export interface Page<T = unknown> {

@@ -6,7 +6,7 @@ import { ValidationError } from '../../errors/index.js';
 import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
 import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
-import type { SimStore } from './sim-store.js';
+import type { StoreAccess } from './store-access.js';
 
 /** What to move. */
 export interface MoveStockOptions {
@@ -26,7 +26,7 @@ export interface StockMove {
 }
 
 /** Writes a stock movement. */
-export function moveStock(store: SimStore, opts: MoveStockOptions): StockMove {
+export function moveStock(store: StoreAccess, opts: MoveStockOptions): StockMove {
   if (typeof opts.quantity !== 'number' || !Number.isFinite(opts.quantity) || opts.quantity === 0) {
     throw new ValidationError(`moveStock: quantity must be a non-zero number, got ${String(opts.quantity)}`, { issues: [{ path: ['quantity'], message: 'must be a non-zero number' }] });
   }
@@ -73,7 +73,7 @@ export function moveStock(store: SimStore, opts: MoveStockOptions): StockMove {
 }
 
 /** A register of a shop that keeps stock in the warehouse, else the first register. */
-function registerFor(store: SimStore, warehouseId: Id): SimRecord {
+function registerFor(store: StoreAccess, warehouseId: Id): SimRecord {
   const registers = store.collection('cash_registers');
   for (let pos = 0; pos < registers.count; pos++) {
     const register = registers.recordAt(pos);

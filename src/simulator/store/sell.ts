@@ -8,7 +8,7 @@ import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
 import { PAYMENT_CODES } from '../tenant/payment-codes.js';
 import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
-import type { SimStore } from './sim-store.js';
+import type { StoreAccess } from './store-access.js';
 
 /** What to sell; everything is chosen at random (seeded) when left out. */
 export interface SellOptions {
@@ -31,7 +31,7 @@ export interface Sale {
 }
 
 /** Performs a sale on the store. */
-export function sell(store: SimStore, opts: SellOptions = {}): Sale {
+export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
   const rng = store.rng;
   const register = opts.idCashRegister !== undefined ? store.require('cash_registers', opts.idCashRegister) : pickLive(store, 'cash_registers');
   const registerId = register.id as Id;
@@ -138,9 +138,9 @@ export function sell(store: SimStore, opts: SellOptions = {}): Sale {
 }
 
 /** A random record that is not deleted (and, where the field exists, visible). */
-function pickLive(store: SimStore, table: 'cash_registers' | 'employees' | 'products', optional?: false): SimRecord;
-function pickLive(store: SimStore, table: 'customers', optional: true): SimRecord | undefined;
-function pickLive(store: SimStore, table: 'cash_registers' | 'employees' | 'products' | 'customers', optional = false): SimRecord | undefined {
+function pickLive(store: StoreAccess, table: 'cash_registers' | 'employees' | 'products', optional?: false): SimRecord;
+function pickLive(store: StoreAccess, table: 'customers', optional: true): SimRecord | undefined;
+function pickLive(store: StoreAccess, table: 'cash_registers' | 'employees' | 'products' | 'customers', optional = false): SimRecord | undefined {
   const records = store.collection(table);
   for (let attempt = 0; attempt < 64 && records.count > 0; attempt++) {
     const record = records.recordAt(store.rng.int(0, records.count - 1));
@@ -151,7 +151,7 @@ function pickLive(store: SimStore, table: 'cash_registers' | 'employees' | 'prod
 }
 
 /** The register's open shift, opening one (written like any record) when it has none. */
-function openShift(store: SimStore, registerId: Id, shopId: Id): SimRecord {
+function openShift(store: StoreAccess, registerId: Id, shopId: Id): SimRecord {
   const known = store.openShiftOf(registerId);
   const shift = known === undefined ? undefined : store.collection('shifts').get(known);
   if (shift && shift._d === 0 && (shift.date_closed === null || shift.date_closed === undefined)) return shift;

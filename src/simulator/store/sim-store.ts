@@ -22,6 +22,7 @@ import { categoryTree, type CategoryNode } from './category-tree.js';
 import { moveStock, type MoveStockOptions, type StockMove } from './move-stock.js';
 import { prepareWrite, type PreparedWrite } from './prepare-write.js';
 import { sell, type Sale, type SellOptions } from './sell.js';
+import type { StoreAccess } from './store-access.js';
 
 /** Keys the server sets itself; a body's values are replaced. */
 const OWNED = new Set(['id', 'id_c', '_t', '_v', '_d', 'pgx', 'date_created', '_u_dyn']);
@@ -34,7 +35,7 @@ export interface Committed {
 }
 
 /** The simulated tenant's records and the operations on them. */
-export class SimStore {
+export class SimStore implements StoreAccess {
   /** The tenant id (`id_c`) of every record. */
   readonly idC: Id;
   /** Price rows by product (`__price_matrix_model`, get-price-by-product-id). */
