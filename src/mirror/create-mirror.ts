@@ -7,7 +7,7 @@ import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
 import { describeInput } from '../ids/describe-input.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
-import { resolveConflict as resolveConflictRow, listConflicts, pendingEntries } from '../sync/conflict-resolution.js';
+import { resolveConflict as resolveConflictRow, listConflicts } from '../sync/conflict-resolution.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
 import { HYDRATIONS } from '../sync/hydrations.js';
 import { applyReadRecords, ingestRecords } from '../sync/ingest.js';
@@ -28,6 +28,7 @@ import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } fro
 import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
 import { createSyncCycle } from './sync-cycle.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
+import { pendingEntries } from '../sync/outbox-pending.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {

@@ -3,9 +3,9 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import { compareIds } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import { overlay } from './conflict-check.js';
 import { HYDRATIONS, splitHydrations, type SplitChild } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
+import { overlay } from './fields.js';
 
 /** What applying a batch of server records did. */
 export interface ApplyResult {

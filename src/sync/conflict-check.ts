@@ -1,7 +1,9 @@
 import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
-import { chooseSide, deletionFields, isTombstone, type ConflictStrategy } from './conflict-strategy.js';
-import { diffFields, isMetaField, mergeRecords, sameValue, setField } from './merge.js';
+import { chooseSide, type ConflictStrategy } from './conflict-strategy.js';
+import { mergeRecords } from './merge.js';
 import { readSent } from './outbox-sent.js';
+import { diffFields, isMetaField, overlay, sameValue, setField } from './fields.js';
+import { deletionFields, isTombstone } from './tombstone.js';
 
 /** What to do with one outbox entry before a push. */
 export type CheckOutcome =
@@ -122,11 +124,4 @@ export function appView(entry: OutboxEntry, local: StoredRecord, server: StoredR
   const source = entry.op === 'delete' || entry.base === null ? local : entry.base;
   for (const field of deletionFields(entry.collection)) setField(record, field, source[field]);
   return record;
-}
-
-/** `onto` with `from`'s values of `fields` laid on top. */
-export function overlay(onto: StoredRecord, from: StoredRecord, fields: readonly string[]): StoredRecord {
-  const out: StoredRecord = { ...onto };
-  for (const field of fields) setField(out, field, from[field]);
-  return out;
 }

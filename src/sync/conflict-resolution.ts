@@ -4,11 +4,12 @@ import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js'
 import { ValidationError } from '../errors/index.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { validateWrite } from '../schema/index.js';
-import { deletionFields } from './conflict-strategy.js';
-import { diffFields, isMetaField, sameValue } from './merge.js';
-import { appView, overlay } from './conflict-check.js';
+import { appView } from './conflict-check.js';
 import { withoutSent } from './outbox-sent.js';
 import { childReferences } from './push-order.js';
+import { diffFields, isMetaField, sameValue } from './fields.js';
+import { overlay } from './fields.js';
+import { deletionFields } from './tombstone.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
 export type ConflictChoice = 'local' | 'server' | object;
@@ -127,11 +128,6 @@ async function rejectChildrenOfDroppedCreate(
 /** Unresolved conflicts, oldest first. */
 export async function listConflicts(db: MirrorDb): Promise<ConflictRow[]> {
   return db._sync_conflicts.orderBy('at').toArray();
-}
-
-/** Every local edit the server has not acknowledged (pending, rejected and in conflict), in edit order. */
-export async function pendingEntries(db: MirrorDb): Promise<OutboxEntry[]> {
-  return db._sync_outbox.toArray();
 }
 
 function collectionOfKey(key: unknown): CollectionName {

@@ -60,17 +60,3 @@ export function chooseSide(
     `the conflict resolver returned ${typeof choice} for ${info.collection} ${info.id}: expected a record, 'local', 'server' or null`,
   );
 }
-
-/**
- * True when a record is deleted: `_d` set, or, for products, `visible` false (spec: "visible
- * false on a product means deleted"; DESIGN.md decision 9).
- */
-export function isTombstone(collection: CollectionName, record: StoredRecord): boolean {
-  if (typeof record._d === 'number' && record._d !== 0) return true;
-  return collection === 'products' && record.visible === false;
-}
-
-/** The fields a deletion changes: `_d`, and `visible` for products. */
-export function deletionFields(collection: CollectionName): string[] {
-  return collection === 'products' ? ['_d', 'visible'] : ['_d'];
-}

@@ -6,9 +6,9 @@ import { generateId } from '../ids/index.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO, validateWrite } from '../schema/index.js';
 import { conflictKey } from './conflict-key.js';
-import { deletionFields, isTombstone } from './conflict-strategy.js';
-import { isMetaField, sameValue, setField } from './merge.js';
 import { foldEdit, type LocalEdit } from './outbox-entry.js';
+import { isMetaField, sameValue, setField } from './fields.js';
+import { deletionFields, isTombstone } from './tombstone.js';
 
 /** Options of {@link saveLocal} and {@link removeLocal}. */
 export interface LocalEditOptions {

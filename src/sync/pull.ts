@@ -1,12 +1,11 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CheckpointRow, TraversalCursor } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
-import { COLLECTION_INFO } from '../schema/index.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
-import { nextCheckpoint } from './checkpoint.js';
+import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { holdInQuarantine, sortRejected } from './quarantine.js';
 import type { PageLike, SyncClient } from './sync-client.js';
-import { traverse } from './traverse.js';
+import { pageLimitFor, traverse } from './traverse.js';
 
 /** Progress of one collection's pull, as it goes. */
 export interface CollectionProgress {
@@ -139,50 +138,4 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   return { pull, reset };
-}
-
-/**
- * The traversal's start on the server's clock, the bound of the next checkpoint. With a `Date`
- * header: its time moved back by how long the first response took, `elapsedMs` (the header is
- * itself rounded down). A negative `elapsedMs` counts as 0: a bound later than the header would
- * let the checkpoint pass records written during the traversal. Without one (a browser hides `Date` from cross-origin responses unless the server
- * exposes it), the local clock cannot be trusted against the server's, so the bound is a time the
- * server has certainly passed: the highest `_v` of the first page, or the previous checkpoint.
- * That only makes the next traversal overlap more; it never skips a record.
- */
-export function traversalStart(page: PageLike, previousCheckpoint: number, elapsedMs: number): number {
-  if (page.serverTime !== undefined) return page.serverTime - Math.max(0, elapsedMs);
-  let maxV = previousCheckpoint;
-  for (const record of page) if (record._v > maxV) maxV = record._v;
-  return maxV;
-}
-
-/**
- * The page limit a traversal of `collection` asks for: `requested`, clamped to the collection's
- * `maxLimit` (the client refuses a larger `limit` rather than shrink it).
- */
-export function pageLimitFor(collection: CollectionName, requested: number): number {
-  return Math.min(requested, COLLECTION_INFO[collection].maxLimit);
-}
-
-/**
- * Starts measuring how long a traversal's first response takes; the returned function gives the
- * whole milliseconds since the start (rounded up), never negative. Two clocks are read and the larger figure wins:
- * `now` (the wall clock, or a test's clock) and, where the runtime has one, the monotonic
- * `performance.now()`. A wall clock set back mid-request (NTP, the user) then cannot shrink the
- * figure, and one set forward only makes it larger, which moves the checkpoint's bound earlier:
- * more overlap next time, never a skipped record.
- */
-export function startStopwatch(now: () => number): () => number {
-  const wallStart = now();
-  const monotonic = monotonicClock();
-  const monotonicStart = monotonic?.() ?? 0;
-  // Whole milliseconds, rounded up (a checkpoint is an integer `version_start`; up is the safe side).
-  return () => Math.ceil(Math.max(0, now() - wallStart, monotonic ? monotonic() - monotonicStart : 0));
-}
-
-/** `performance.now` where the runtime has it (browsers, workers, Node), bound to `performance`. */
-function monotonicClock(): (() => number) | undefined {
-  const performance = (globalThis as { performance?: { now?: () => number } }).performance;
-  return typeof performance?.now === 'function' ? () => performance.now!() : undefined;
 }

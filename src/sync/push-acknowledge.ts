@@ -1,11 +1,11 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
-import { isTombstone } from './conflict-strategy.js';
-import { sameValue } from './merge.js';
 import { sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
 import { settleInflight, type InflightBatch } from './push-inflight.js';
 import type { OutgoingRecord } from './push-prepare.js';
+import { sameValue } from './fields.js';
+import { isTombstone } from './tombstone.js';
 
 /**
  * Settles the entries of a POST the server acknowledged, in one transaction. An entry leaves

@@ -1,4 +1,5 @@
 import type { CollectionName } from '../schema/collections.js';
+import { COLLECTION_INFO } from '../schema/index.js';
 import type { PageLike, SyncClient, TraversalQuery } from './sync-client.js';
 
 /**
@@ -37,4 +38,12 @@ export async function traverse(
   } finally {
     signal?.removeEventListener('abort', forward);
   }
+}
+
+/**
+ * The page limit a traversal of `collection` asks for: `requested`, clamped to the collection's
+ * `maxLimit` (the client refuses a larger `limit` rather than shrink it).
+ */
+export function pageLimitFor(collection: CollectionName, requested: number): number {
+  return Math.min(requested, COLLECTION_INFO[collection].maxLimit);
 }

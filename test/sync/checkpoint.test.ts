@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextCheckpoint } from '../../src/sync/checkpoint.js';
-import { startStopwatch, traversalStart } from '../../src/sync/pull.js';
+import { startStopwatch, traversalStart } from '../../src/sync/checkpoint.js';
 
 describe('nextCheckpoint', () => {
   it('keeps the previous checkpoint when the traversal saw no record', () => {

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
 import { NetworkError, ValidationError } from '../../src/errors/index.js';
-import { listConflicts, pendingEntries, resolveConflict } from '../../src/sync/conflict-resolution.js';
+import { listConflicts, resolveConflict } from '../../src/sync/conflict-resolution.js';
 import type { ConflictResolver, ConflictStrategy } from '../../src/sync/conflict-strategy.js';
 import { removeLocal, saveLocal } from '../../src/sync/local-edit.js';
 import { startPushFixture, type PushFixture } from './push-fixture.js';
+import { pendingEntries } from '../../src/sync/outbox-pending.js';
 
 let fx: PushFixture | undefined;
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
-import { diffFields, mergeRecords, sameValue } from '../../src/sync/merge.js';
+import { mergeRecords } from '../../src/sync/merge.js';
+import { diffFields, sameValue } from '../../src/sync/fields.js';
 
 const rec = (fields: Record<string, unknown>, v = 100): StoredRecord => ({ id: '7', _v: v, ...fields });
 
