@@ -22,9 +22,9 @@ async function main(): Promise<void> {
   const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
   const { createClient } = await import('../src/client/index.js');
   const { MirrorDb } = await import('../src/db/mirror-db.js');
-  const { createPuller } = await import('../src/sync/pull.js');
-  const { createPusher } = await import('../src/sync/push.js');
-  const { saveLocal } = await import('../src/sync/local-edit.js');
+  const { createPuller } = await import('../src/sync/pull/pull.js');
+  const { createPusher } = await import('../src/sync/push/push.js');
+  const { saveLocal } = await import('../src/sync/outbox/local-edit.js');
 
   // The simulator runs in a child process, so serving does not share the pusher's event loop.
   const server = await forkSimulator({ size: 'tiny', seed: 11, logSize: 10 });

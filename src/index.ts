@@ -136,15 +136,15 @@ export type {
 } from './db/sync-rows.js';
 
 // sync
-export type { ConflictResolver, ConflictStrategy, ConflictInfo } from './sync/conflict-strategy.js';
-export type { ConflictChoice } from './sync/conflict-resolution.js';
-export { createPusher, type Pusher, type PushReport, type PushCounts, type ConflictOption } from './sync/push.js';
-export { retryRejected } from './sync/outbox-retry.js';
-export type { PullReport, CollectionProgress } from './sync/pull.js';
-export type { ReconcileReport } from './sync/reconcile.js';
-export type { SyncEnvironment } from './sync/environment.js';
-export type { Observable, Observer, Subscription } from './sync/observable-value.js';
-export { ObservableValue } from './sync/observable-value.js';
+export type { ConflictResolver, ConflictStrategy, ConflictInfo } from './sync/conflicts/conflict-strategy.js';
+export type { ConflictChoice } from './sync/conflicts/conflict-resolution.js';
+export { createPusher, type Pusher, type PushReport, type PushCounts, type ConflictOption } from './sync/push/push.js';
+export { retryRejected } from './sync/outbox/outbox-retry.js';
+export type { PullReport, CollectionProgress } from './sync/pull/pull.js';
+export type { ReconcileReport } from './sync/pull/reconcile.js';
+export type { SyncEnvironment } from './sync/coordination/environment.js';
+export type { Observable, Observer, Subscription } from './mirror/observable-value.js';
+export { ObservableValue } from './mirror/observable-value.js';
 
 // mirror
 export { createMirror, type Mirror } from './mirror/create-mirror.js';

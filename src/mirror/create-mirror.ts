@@ -7,19 +7,19 @@ import { AuthError, PosCloudError, ValidationError } from '../errors/index.js';
 import { describeInput } from '../ids/describe-input.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
-import { resolveConflict as resolveConflictRow, listConflicts } from '../sync/conflict-resolution.js';
-import { defaultEnvironment, type SyncEnvironment } from '../sync/environment.js';
-import { HYDRATIONS } from '../sync/hydrations.js';
-import { applyReadRecords, ingestRecords } from '../sync/ingest.js';
-import { createLeaderElector } from '../sync/leader.js';
-import { assertCollection, removeLocal, saveLocal } from '../sync/local-edit.js';
-import { retryRejected } from '../sync/outbox-retry.js';
-import { ObservableValue, type Observable } from '../sync/observable-value.js';
-import { createPuller } from '../sync/pull.js';
-import { createPusher } from '../sync/push.js';
-import { quarantineRows } from '../sync/quarantine.js';
-import type { ReconcileReport } from '../sync/reconcile.js';
-import { createScheduler, type FailureAction } from '../sync/scheduler.js';
+import { resolveConflict as resolveConflictRow, listConflicts } from '../sync/conflicts/conflict-resolution.js';
+import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/environment.js';
+import { HYDRATIONS } from '../sync/pull/hydrations.js';
+import { applyReadRecords, ingestRecords } from '../sync/pull/ingest.js';
+import { createLeaderElector } from '../sync/coordination/leader.js';
+import { assertCollection, removeLocal, saveLocal } from '../sync/outbox/local-edit.js';
+import { retryRejected } from '../sync/outbox/outbox-retry.js';
+import { ObservableValue, type Observable } from './observable-value.js';
+import { createPuller } from '../sync/pull/pull.js';
+import { createPusher } from '../sync/push/push.js';
+import { quarantineRows } from '../sync/pull/quarantine.js';
+import type { ReconcileReport } from '../sync/pull/reconcile.js';
+import { createScheduler, type FailureAction } from '../sync/coordination/scheduler.js';
 import type { SyncClient } from '../sync/sync-client.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { createQueries, type MirrorQueries } from './queries.js';
@@ -28,7 +28,7 @@ import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } fro
 import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
 import { createSyncCycle } from './sync-cycle.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
-import { pendingEntries } from '../sync/outbox-pending.js';
+import { pendingEntries } from '../sync/outbox/outbox-pending.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {

@@ -1,9 +1,9 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CollectionName } from '../schema/collections.js';
-import { pullCategories } from '../sync/pull-categories.js';
-import type { Puller } from '../sync/pull.js';
-import type { PushReport, Pusher } from '../sync/push.js';
-import { reconcileCollection, type ReconcileReport } from '../sync/reconcile.js';
+import { pullCategories } from '../sync/pull/categories.js';
+import type { Puller } from '../sync/pull/pull.js';
+import type { PushReport, Pusher } from '../sync/push/push.js';
+import { reconcileCollection, type ReconcileReport } from '../sync/pull/reconcile.js';
 import type { SyncClient } from '../sync/sync-client.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 

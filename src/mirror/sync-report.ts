@@ -1,7 +1,7 @@
 import type { CollectionName } from '../schema/collections.js';
-import type { PullReport } from '../sync/pull.js';
-import type { ReconcileReport } from '../sync/reconcile.js';
-import type { PushReport } from '../sync/push.js';
+import type { PullReport } from '../sync/pull/pull.js';
+import type { ReconcileReport } from '../sync/pull/reconcile.js';
+import type { PushReport } from '../sync/push/push.js';
 
 /** What one sync run did. */
 export interface SyncReport {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SyncEnvironment } from '../../src/sync/environment.js';
+import type { SyncEnvironment } from '../../src/sync/coordination/environment.js';
 import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
 
 let fixture: MirrorFixture | undefined;

@@ -1,0 +1,141 @@
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { applyServerRecords, applyTables } from './apply-records.js';
+import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
+import { holdInQuarantine, sortRejected } from './quarantine.js';
+import type { PageLike, SyncClient } from '../sync-client.js';
+import { pageLimitFor, traverse } from './traverse.js';
+
+/** Progress of one collection's pull, as it goes. */
+export interface CollectionProgress {
+  /** Records applied in the current (or last) traversal. */
+  records: number;
+  /** Pages applied in the current (or last) traversal. */
+  pages: number;
+  /** True once the traversal completed. */
+  done: boolean;
+}
+
+/** What one pull of one collection did. */
+export interface PullReport {
+  collection: CollectionName;
+  pages: number;
+  received: number;
+  written: number;
+  /**
+   * Records quarantined: those the read schema refused, and the refused hydrated children of
+   * parents applied without them.
+   */
+  quarantined: number;
+  checkpoint: number;
+}
+
+/** Options of {@link createPuller}. */
+export interface PullerOptions {
+  db: MirrorDb;
+  client: SyncClient;
+  /**
+   * Records per page, clamped to the collection's maximum (`COLLECTION_INFO[c].maxLimit`: 400,
+   * orders 2000), so one value serves every collection. @default 400
+   */
+  pageLimit?: number;
+  /** Safety margin under the server time of a traversal's start (ms). @default 60_000 */
+  skewMarginMs?: number;
+  /**
+   * Local clock (wall time): `lastSyncAt`, quarantine times, and one of the two measures of how
+   * long a traversal's first response took (see {@link startStopwatch}). @default Date.now
+   */
+  now?: () => number;
+  /** Called after every applied page. */
+  onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
+}
+
+/** Pulls deltas of collections into the mirror (DESIGN.md decision 3). */
+export interface Puller {
+  /** One delta traversal of `collection`, resumed from its saved cursor if one was interrupted. */
+  pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport>;
+  /** Forgets the checkpoint of `collection`: the next pull is a full traversal (data is kept). */
+  reset(collection: CollectionName): Promise<void>;
+}
+
+/** Creates a {@link Puller}. */
+export function createPuller(options: PullerOptions): Puller {
+  const { db, client } = options;
+  const pageLimit = options.pageLimit ?? 400;
+  const skew = options.skewMarginMs ?? 60_000;
+  const now = options.now ?? Date.now;
+
+  async function pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport> {
+    const row: CheckpointRow = (await db._sync_checkpoints.get(collection)) ?? {
+      collection,
+      checkpoint: 0,
+      initialDone: false,
+    };
+    // An interrupted traversal resumes at its last applied page, with its original start
+    // time: records before the resume point may have changed since then.
+    let cursor: TraversalCursor | undefined = row.cursor;
+    const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, checkpoint: row.checkpoint };
+    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
+    const versionStart = cursor?.versionStart ?? row.checkpoint;
+    const elapsed = startStopwatch(now);
+    const tables = [...applyTables(db, collection), db._sync_checkpoints];
+
+    await traverse(
+      client,
+      collection,
+      { direction: 'forward', versionStart, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
+      signal,
+      async (page: PageLike) => {
+        const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
+        const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
+        // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
+        const refused = sortRejected(collection, page.rejected, now);
+        const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
+        await db.transaction('rw', tables, async () => {
+          // Without a version filter a page is every record of its id range.
+          const applied = await applyServerRecords(db, collection, records, { contiguous: versionStart === 0 });
+          await holdInQuarantine(db, refused.rows);
+          const next: TraversalCursor = {
+            versionStart,
+            idStart: page.cursor ?? base.idStart,
+            startedAt: base.startedAt,
+            maxV: Math.max(base.maxV, applied.maxV),
+            records: base.records + page.length,
+          };
+          // The cursor is saved in the same transaction as the page it follows: a crash
+          // between pages resumes exactly here, never past an unwritten page.
+          await db._sync_checkpoints.put({ ...row, cursor: next });
+          cursor = next;
+          report.written += applied.written + applied.deferred;
+        });
+        report.pages++;
+        report.received += page.length;
+        report.quarantined += refused.rows.length;
+        progress.pages++;
+        progress.records = cursor?.records ?? progress.records;
+        options.onProgress?.(collection, { ...progress });
+      },
+    );
+
+    // Only a completed traversal moves the checkpoint; a cancelled one keeps its cursor.
+    const finished = cursor;
+    const checkpoint = finished ? nextCheckpoint(row.checkpoint, finished.maxV, finished.startedAt, skew) : row.checkpoint;
+    await db._sync_checkpoints.put({
+      ...row,
+      checkpoint,
+      cursor: undefined,
+      lastSyncAt: now(),
+      initialDone: row.initialDone || versionStart === 0,
+    });
+    report.checkpoint = checkpoint;
+    options.onProgress?.(collection, { ...progress, done: true });
+    return report;
+  }
+
+  async function reset(collection: CollectionName): Promise<void> {
+    await db._sync_checkpoints.put({ collection, checkpoint: 0, cursor: undefined, initialDone: false });
+  }
+
+  return { pull, reset };
+}

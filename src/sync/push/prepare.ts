@@ -1,0 +1,207 @@
+import { Dexie } from 'dexie';
+import type { Table } from 'dexie';
+import { foldInflightRows } from '../../db/inflight.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { ConflictRow, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
+import type { Id } from '../../ids/id.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { checkBase, checkEntry, knownServerState, type CheckOutcome } from '../conflicts/conflict-check.js';
+import { conflictKey } from '../../db/conflict-key.js';
+import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
+import { withoutSent } from '../outbox/outbox-sent.js';
+import { parentReferences } from '../records/relations.js';
+import type { PushCounts } from './push-report.js';
+import { buildWireRecord, type WireRecord } from '../records/wire-record.js';
+
+/** One record on its way out: its entry as it stood when the POST was built, and what is sent. */
+export interface OutgoingRecord {
+  /** The entry (with its `seq`) as it stood when the record was built. */
+  entry: OutboxEntry & { seq: number };
+  /** The record the table held, which the POST carries. */
+  record: StoredRecord;
+  /** The POST element. */
+  wire: WireRecord;
+}
+
+/**
+ * Decides, in one transaction over the collection's table, the outbox and the conflicts, what
+ * each pending entry of `collection` becomes before a push (see `checkEntry`), writes the
+ * outcome, and returns the records to send in the order the edits were made (entry `seq`):
+ * - a record to send whose entry was rebased on a newer server state: the merged record goes
+ *   into the table and the entry now says `base` = that server state;
+ * - nothing to send: the entry leaves the outbox and the table gets the server's record;
+ * - an unresolved conflict: the entry waits in state `conflict`, with a conflict row;
+ * - a record to send that references a parent the server does not have yet (its create still in
+ *   the outbox): the entry stays pending, untouched, and is counted in `awaitingParent`.
+ * An entry that goes out as it stands is not written: the snapshot of what its POST carries is
+ * written by the pusher, one `_sync_inflight` row per batch, before the POST (see `writeInflight`).
+ * First, rows of the collection that a dead process left are folded into their entries' `sent`
+ * snapshots, so that the check recognises a POST of theirs that landed (see `SentSnapshot`).
+ * Entries rejected or in conflict are not touched: they do not block the others.
+ */
+export async function prepareCollection(
+  db: MirrorDb,
+  collection: CollectionName,
+  strategy: ConflictStrategy,
+  now: () => number,
+  counts: PushCounts,
+): Promise<OutgoingRecord[]> {
+  const table = db.collection(collection);
+  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, db._sync_inflight], async () => {
+    await foldInflightRows(db._sync_outbox, db._sync_inflight, collection);
+    const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
+      .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
+      .sort((a, b) => a.seq - b.seq);
+    if (entries.length === 0) return [];
+    const locals = await readLocals(table, entries);
+    const outcomes = entries.map((entry, i) => {
+      const local = locals[i];
+      return local && checkEntry(entry, local, knownServerState(entry, local), strategy);
+    });
+    const unborn = await unbornParents(db, collection, outcomes);
+
+    const out: OutgoingRecord[] = [];
+    const tablePuts: StoredRecord[] = [];
+    const entryPuts: OutboxEntry[] = [];
+    const entryDeletes: number[] = [];
+    const conflictPuts: ConflictRow[] = [];
+
+    entries.forEach((entry, i) => {
+      const outcome = outcomes[i];
+      if (!outcome) {
+        // Nothing to send: the record left its table (a database wiped by hand?). Said, not dropped.
+        entryPuts.push({ ...entry, state: 'rejected', reason: `the ${collection} record ${entry.id} is missing from its table` });
+        counts.rejected++;
+        return;
+      }
+      if (outcome.kind === 'acknowledge') {
+        tablePuts.push(outcome.record);
+        entryDeletes.push(entry.seq);
+        counts.acknowledged++;
+        return;
+      }
+      if (outcome.kind === 'conflict') {
+        entryPuts.push({ ...entry, server: outcome.server, state: 'conflict', reason: `conflict on ${outcome.fields.join(', ')}` });
+        conflictPuts.push({
+          key: conflictKey(collection, entry.id),
+          collection,
+          id: entry.id,
+          local: outcome.local,
+          server: outcome.server,
+          // The base the check used: the state a landed earlier POST wrote, else the entry's.
+          base: checkBase(entry, outcome.server).base,
+          fields: outcome.fields,
+          at: now(),
+        });
+        counts.conflicts++;
+        return;
+      }
+      if (unborn !== undefined && referencesAny(outcome.record, unborn)) {
+        // Its parent is not on the server yet: the entry waits, untouched, for a later push.
+        counts.awaitingParent++;
+        return;
+      }
+      let current: OutboxEntry & { seq: number } = entry;
+      if (outcome.rebased) {
+        // The server has the record now: what goes out is an update of that state.
+        current = {
+          ...withoutSent(entry),
+          base: outcome.base,
+          server: null,
+          changed: outcome.changed,
+          op: entry.op === 'create' ? 'update' : entry.op,
+        };
+        tablePuts.push(outcome.record);
+        entryPuts.push(current);
+      }
+      out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
+    });
+
+    if (tablePuts.length > 0) await table.bulkPut(tablePuts);
+    if (entryPuts.length > 0) await db._sync_outbox.bulkPut(entryPuts);
+    if (entryDeletes.length > 0) await db._sync_outbox.bulkDelete(entryDeletes);
+    if (conflictPuts.length > 0) await db._sync_conflicts.bulkPut(conflictPuts);
+    return out;
+  });
+}
+
+/** Parent records the server does not have yet, by relation field of the child collection. */
+type Unborn = readonly (readonly [field: string, ids: ReadonlySet<Id>])[];
+
+/**
+ * The parents referenced by the records about to go out that are still created locally only:
+ * their outbox entry has no `base` (a create, or a create deleted again, that the server has not
+ * acknowledged: refused, in conflict, or not pushed). Parent collections are pushed first, so
+ * their acknowledged creates have already left the outbox. Reads, per parent collection
+ * referenced, only that collection's outbox entries between the lowest and highest id referenced
+ * (one `[collection+id]` range request each, usually empty). `undefined` when there are none.
+ */
+async function unbornParents(db: MirrorDb, collection: CollectionName, outcomes: readonly (CheckOutcome | undefined)[]): Promise<Unborn | undefined> {
+  const references = parentReferences(collection);
+  if (references.length === 0) return undefined;
+  const wanted = new Map<CollectionName, Set<Id>>();
+  for (const outcome of outcomes) {
+    if (outcome?.kind !== 'push') continue;
+    for (const [field, parent] of references) {
+      const id = outcome.record[field];
+      if (typeof id !== 'string' || id === '0') continue;
+      let ids = wanted.get(parent);
+      if (!ids) wanted.set(parent, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+  if (wanted.size === 0) return undefined;
+  const found = new Map<CollectionName, Set<Id>>();
+  await Promise.all(
+    [...wanted].map(async ([parent, ids]) => {
+      let low = '';
+      let high = '';
+      for (const id of ids) {
+        if (low === '' || id < low) low = id;
+        if (id > high) high = id;
+      }
+      const entries = await db._sync_outbox.where('[collection+id]').between([parent, low], [parent, high], true, true).toArray();
+      const unborn = entries.filter((e) => e.base === null && ids.has(e.id)).map((e) => e.id);
+      if (unborn.length > 0) found.set(parent, new Set(unborn));
+    }),
+  );
+  if (found.size === 0) return undefined;
+  return references.filter(([, parent]) => found.has(parent)).map(([field, parent]) => [field, found.get(parent)!] as const);
+}
+
+/** True when one of the record's relation fields names one of those ids. */
+function referencesAny(record: StoredRecord, unborn: Unborn): boolean {
+  return unborn.some(([field, ids]) => {
+    const id = record[field];
+    return typeof id === 'string' && ids.has(id);
+  });
+}
+
+/**
+ * The table's records of the entries, in entry order. Records created locally have ids made in
+ * the same stretch of time, which sit together in the table: those are read as one key range
+ * (one request instead of one per id) when the range holds few other records; the others one by
+ * one. String keys order numerically
+ * only between ids of the same length, so the range covers the ids of the commonest length.
+ */
+async function readLocals(table: Table<StoredRecord, string>, entries: readonly OutboxEntry[]): Promise<(StoredRecord | undefined)[]> {
+  const created = entries.filter((e) => e.base === null).map((e) => e.id);
+  const found = new Map<string, StoredRecord>();
+  if (created.length >= 8) {
+    const length = commonestLength(created);
+    const same = created.filter((id) => id.length === length).sort();
+    const range = table.where(':id').between(same[0]!, same[same.length - 1]!, true, true);
+    // Only when the range holds mostly these records (others may have been created in between).
+    if ((await range.count()) <= 2 * same.length) for (const record of await range.toArray()) found.set(record.id, record);
+  }
+  const rest = entries.map((e) => e.id).filter((id) => !found.has(id));
+  const loose = await table.bulkGet(rest);
+  loose.forEach((record, i) => record && found.set(rest[i]!, record));
+  return entries.map((e) => found.get(e.id));
+}
+
+function commonestLength(ids: readonly string[]): number {
+  const counts = new Map<number, number>();
+  for (const id of ids) counts.set(id.length, (counts.get(id.length) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+}

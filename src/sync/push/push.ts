@@ -1,0 +1,262 @@
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { isAuthError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { isConflictStrategy, type ConflictStrategy } from '../conflicts/conflict-strategy.js';
+import { acknowledgeSent, markRejected, noteUnanswered } from './acknowledge.js';
+import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
+import { dropInflight, writeInflight, type InflightBatch } from './inflight.js';
+import { pushOrder } from '../records/relations.js';
+import { prepareCollection, type OutgoingRecord } from './prepare.js';
+import { isRejection, isTooLarge, readRejections, rejectionReason, tooLargeReason } from './rejections.js';
+import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
+import type { WireRecord } from '../records/wire-record.js';
+
+export type { PushCounts, PushReport } from './push-report.js';
+
+/** The conflict strategy option of the pusher and of `createMirror` (see {@link ConflictStrategy}). */
+export type ConflictOption = ConflictStrategy;
+
+/** The part of the REST client a push uses: one batch POST. `createClient` satisfies it. */
+export interface PushClient {
+  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal; readResponse?: boolean }): Promise<unknown>;
+}
+
+/** Options of {@link createPusher}. */
+export interface PusherOptions {
+  db: MirrorDb;
+  client: PushClient;
+  /** How records the server changed since the local edit are settled. @default 'merge' */
+  conflict?: ConflictStrategy | undefined;
+  /** Local clock (conflict times). @default Date.now */
+  now?: (() => number) | undefined;
+  /** Bounds of one POST. @default { maxRecords: 100, maxBytes: 524288 } */
+  batch?: Partial<BatchLimits> | undefined;
+  /**
+   * Awaited right before each POST of a push (every batch, and every smaller request a refused
+   * batch is sent again as), with the push's signal and the collection. Throwing stops the push
+   * as an abort does: what the server acknowledged stays settled, the entries not POSTed stay in
+   * the outbox untouched (no attempt counted), and `push` rejects with the thrown error. For
+   * fencing: `createMirror` passes its leadership check, so a tab that lost the lead mid-push
+   * (another leader took over between two batches) stops before its next POST.
+   */
+  beforeBatch?: ((signal: AbortSignal | undefined, collection: CollectionName) => Promise<void> | void) | undefined;
+}
+
+/** Options of one {@link Pusher.push}. */
+export interface PushOptions {
+  /** Aborts the push: what was acknowledged stays settled, the rest stays in the outbox. */
+  signal?: AbortSignal | undefined;
+  /** Collections to push. @default every collection with pending entries */
+  collections?: readonly CollectionName[] | undefined;
+}
+
+/** Pushes the outbox to the service (DESIGN.md decisions 6 and 7). */
+export interface Pusher {
+  /**
+   * Pushes every pending entry of the given collections, parents before children, each
+   * collection as JSON-array POSTs in the order the edits were made. A record that references a
+   * parent the server does not have yet (its create still in the outbox: refused, in conflict,
+   * or in a collection not pushed) is held back, pending, and counted in `awaitingParent`.
+   * Records the server refuses (400 or 422; 413 for a record sent alone: "too large for the
+   * service") are marked `rejected` with its reason, and the others go on.
+   * Resolves with what it did; rejects with the error that stopped it (429, 5xx, other 4xx,
+   * network and timeout errors after the client's own retries, `AuthError`, an abort), the unsent
+   * entries staying in the outbox.
+   *
+   * Run it after a delta pull of the same collections, so that the entries know the latest
+   * server state: that is what conflicts are detected against.
+   */
+  push(options?: PushOptions): Promise<PushReport>;
+}
+
+/**
+ * Creates a {@link Pusher}. Options are checked here, once: bad ones are a `ValidationError`
+ * naming each.
+ */
+export function createPusher(options: PusherOptions): Pusher {
+  const { db, client, beforeBatch } = options;
+  const strategy = options.conflict ?? 'merge';
+  const now = options.now ?? Date.now;
+  const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
+  validate(strategy, limits, beforeBatch);
+
+  async function push(opts: PushOptions = {}): Promise<PushReport> {
+    const report = emptyReport();
+    for (const collection of pushOrder(opts.collections)) {
+      opts.signal?.throwIfAborted();
+      const counts = emptyCounts();
+      try {
+        await pushCollection(collection, counts, opts.signal);
+      } finally {
+        if (hasWork(counts)) addCounts(report, collection, counts);
+      }
+    }
+    return report;
+  }
+
+  async function pushCollection(collection: CollectionName, counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
+    const outgoing = await prepareCollection(db, collection, strategy, now, counts);
+    if (outgoing.length === 0) return;
+    const batches = planBatches(outgoing, limits, (o) => jsonBytes(o.wire));
+    counts.batches += batches.length;
+    // Write-ahead: what each POST carries is stored before any goes out, one row per batch, so a
+    // POST that landed is recognised even when this process dies before its answer is handled.
+    const inflight = await writeInflight(db, collection, batches);
+    const settled = settlementQueue(db, collection);
+    let unsent = 0; // the first batch not POSTed yet
+    try {
+      for (const [i, batch] of batches.entries()) {
+        await beforePost(collection, signal);
+        unsent = i + 1;
+        await send({ collection, counts, signal, settled, inflight: inflight[i]! }, batch);
+      }
+    } catch (error) {
+      // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
+      await settled.drain().catch(() => undefined);
+      await dropInflight(db, inflight.slice(unsent)).catch(() => undefined);
+      throw error;
+    }
+    await settled.drain();
+  }
+
+  /**
+   * One POST, and what its answer means. A refused batch (400 or 422) is all-or-nothing on the
+   * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
+   * again; when the body names none, the batch is halved until each bad record stands alone. A
+   * batch refused as too large (413) is halved too, and a record refused so on its own is
+   * rejected as too large for the service.
+   */
+  async function send(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
+    const { collection, counts, signal, settled, inflight } = run;
+    counts.requests++;
+    try {
+      // Only the status matters: an entry is settled by the acknowledgement, never by the answer's body.
+      await client.save(collection, batch.map((o) => o.wire), { readResponse: false, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (isTooLarge(error)) {
+        if (batch.length === 1) {
+          await markRejected(db, batch, [tooLargeReason(error, jsonBytes(batch[0]!.wire))], inflight);
+          counts.rejected++;
+          return;
+        }
+        await sendHalves(run, batch);
+        return;
+      }
+      if (!isRejection(error)) {
+        // Unknown outcome, or refused before it was applied: the entries stay for the next push.
+        const aborted = signal?.aborted === true;
+        await noteUnanswered(db, batch, !aborted && !isAuthError(error), inflight).catch(() => undefined);
+        throw error;
+      }
+      if (batch.length === 1) {
+        await markRejected(db, batch, [rejectionReason(error)], inflight);
+        counts.rejected++;
+        return;
+      }
+      const named = readRejections((error as { body?: unknown }).body, batch.length);
+      if (named) {
+        // In batch order: the reason of each named record, and the rest to send again.
+        const bad: OutgoingRecord[] = [];
+        const reasons: string[] = [];
+        const rest: OutgoingRecord[] = [];
+        batch.forEach((item, i) => {
+          const reason = named.get(i);
+          if (reason === undefined) rest.push(item);
+          else {
+            bad.push(item);
+            reasons.push(reason);
+          }
+        });
+        await markRejected(db, bad, reasons, inflight);
+        counts.rejected += bad.length;
+        if (rest.length > 0) await sendAgain(run, rest);
+        return;
+      }
+      await sendHalves(run, batch);
+      return;
+    }
+    counts.pushed += batch.length;
+    await settled.add(batch, inflight);
+  }
+
+  /** Sends a refused batch again as two halves, in order. */
+  async function sendHalves(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
+    const half = Math.ceil(batch.length / 2);
+    await sendAgain(run, batch.slice(0, half));
+    await sendAgain(run, batch.slice(half));
+  }
+
+  /** Sends part of a refused batch again: a POST of its own, so `beforeBatch` is asked first. */
+  async function sendAgain(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
+    await beforePost(run.collection, run.signal);
+    await send(run, batch);
+  }
+
+  async function beforePost(collection: CollectionName, signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
+    if (!beforeBatch) return;
+    await beforeBatch(signal, collection);
+    signal?.throwIfAborted();
+  }
+
+  return { push };
+}
+
+/** What the POSTs of one planned batch share: where they go, what they count, and how they settle. */
+interface BatchRun {
+  collection: CollectionName;
+  counts: PushCounts;
+  signal: AbortSignal | undefined;
+  settled: SettlementQueue;
+  /** The batch's write-ahead row. */
+  inflight: InflightBatch;
+}
+
+/** Settles acknowledged batches one after the other, each while the next POST is on its way. */
+interface SettlementQueue {
+  /** Waits for the previous settlement (its failure stops the push here), then starts this one. */
+  add(batch: OutgoingRecord[], inflight: InflightBatch): Promise<void>;
+  /** Resolves when every settlement is written; rejects with the first failure. */
+  drain(): Promise<void>;
+}
+
+function settlementQueue(db: MirrorDb, collection: CollectionName): SettlementQueue {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    async add(batch, inflight) {
+      await last;
+      last = acknowledgeSent(db, collection, batch, inflight);
+      // Observed later, by the next add or by drain; not an unhandled rejection meanwhile.
+      last.catch(() => undefined);
+    },
+    drain: () => last,
+  };
+}
+
+function hasWork(counts: PushCounts): boolean {
+  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected + counts.awaitingParent > 0;
+}
+
+function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimits> {
+  const out: Partial<BatchLimits> = {};
+  if (batch?.maxRecords !== undefined) out.maxRecords = batch.maxRecords;
+  if (batch?.maxBytes !== undefined) out.maxBytes = batch.maxBytes;
+  return out;
+}
+
+function validate(strategy: unknown, limits: BatchLimits, beforeBatch: unknown): void {
+  const issues: ValidationIssue[] = [];
+  if (beforeBatch !== undefined && typeof beforeBatch !== 'function') issues.push({ path: ['beforeBatch'], message: 'must be a function' });
+  if (!isConflictStrategy(strategy)) {
+    issues.push({ path: ['conflict'], message: "must be 'merge', 'server-wins', 'client-wins' or a resolver function" });
+  }
+  if (!Number.isInteger(limits.maxRecords) || limits.maxRecords < 1) {
+    issues.push({ path: ['batch', 'maxRecords'], message: 'must be an integer of at least 1' });
+  }
+  if (!Number.isInteger(limits.maxBytes) || limits.maxBytes < 2) {
+    issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
+  }
+  if (issues.length > 0) {
+    throw new ValidationError(`createPusher: bad options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+  }
+}

@@ -1,0 +1,128 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MirrorDb } from '../../../src/db/mirror-db.js';
+import { defaultEnvironment, type LockManagerLike, type SyncEnvironment } from '../../../src/sync/coordination/environment.js';
+import { createLeaderElector, type LeaderElector } from '../../../src/sync/coordination/leader.js';
+
+/** An exclusive Web Locks stand-in: one holder, a queue, `ifAvailable` and `signal` as the API has them. */
+function fakeLocks(): LockManagerLike {
+  let held = false;
+  const queue: (() => void)[] = [];
+  const next = () => {
+    held = false;
+    queue.shift()?.();
+  };
+  return {
+    request(_name, options, callback) {
+      return new Promise((resolve, reject) => {
+        const grant = () => {
+          held = true;
+          callback({}).then(
+            (value) => {
+              next();
+              resolve(value);
+            },
+            (error: unknown) => {
+              next();
+              reject(error);
+            },
+          );
+        };
+        if (!held) grant();
+        else if (options.ifAvailable) callback(null).then(resolve, reject);
+        else {
+          queue.push(grant);
+          options.signal?.addEventListener('abort', () => {
+            const at = queue.indexOf(grant);
+            if (at >= 0) queue.splice(at, 1);
+            reject(new DOMException('aborted', 'AbortError'));
+          });
+        }
+      });
+    },
+  };
+}
+
+const made: { elector: LeaderElector; db: MirrorDb }[] = [];
+afterEach(async () => {
+  for (const { elector, db } of made.splice(0)) {
+    await elector.stop();
+    db.close();
+  }
+});
+
+/** An elector on a database of `factory` (shared by the electors of one test), with its `onChange` calls. */
+function elector(factory: IDBFactory, env: Partial<SyncEnvironment> = {}) {
+  const db = new MirrorDb('leader-test', { indexedDB: factory, IDBKeyRange });
+  const changes: boolean[] = [];
+  const e = createLeaderElector({ db, name: 'leader-test', env: { ...defaultEnvironment(), locks: undefined, ...env }, leaseMs: 300, onChange: (l) => changes.push(l) });
+  made.push({ elector: e, db });
+  return { elector: e, db, changes };
+}
+
+/** Two electors on one database, started one after the other: the first leads, the second follows. */
+async function leaderThenFollower(env: Partial<SyncEnvironment>) {
+  const factory = new IDBFactory();
+  const a = elector(factory, env);
+  const b = elector(factory, env);
+  a.elector.start();
+  await a.elector.decided();
+  expect(a.elector.isLeader).toBe(true);
+  b.elector.start();
+  await b.elector.decided();
+  expect(b.elector.isLeader).toBe(false);
+  return { a, b };
+}
+
+describe('createLeaderElector with the lease (no Web Locks)', () => {
+  it('is decided after its first campaign: the first instance leads, the second follows', async () => {
+    const { b } = await leaderThenFollower({});
+    expect(b.changes).toEqual([]);
+  });
+
+  it('confirm() renews the lease, and steps down at once when another instance holds it', async () => {
+    const factory = new IDBFactory();
+    const a = elector(factory);
+    a.elector.start();
+    await a.elector.decided();
+    expect(await a.elector.confirm()).toBe(true);
+    const lease = (await a.db._sync_meta.get('leader'))!.value as { expiresAt: number };
+    expect(lease.expiresAt).toBeGreaterThan(Date.now() + 200);
+    await a.db._sync_meta.put({ key: 'leader', value: { owner: 'another-tab', expiresAt: Date.now() + 60_000 } });
+    expect(await a.elector.confirm()).toBe(false);
+    expect(a.elector.isLeader).toBe(false);
+    expect(a.changes).toEqual([true, false]);
+  });
+
+  it('leaves no campaign of an earlier start() behind after stop() and start() at once', async () => {
+    const factory = new IDBFactory();
+    let timers = 0;
+    const a = elector(factory, {
+      setTimeout: (fn, ms) => {
+        timers++;
+        return setTimeout(fn, ms);
+      },
+    });
+    a.elector.start();
+    void a.elector.stop();
+    a.elector.start();
+    await a.elector.decided();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(a.elector.isLeader).toBe(true);
+    expect(a.changes).toEqual([true]);
+    // One campaign renews every leaseMs / 3 = 100 ms: about 5 timers in 500 ms (two would set about 10).
+    expect(timers).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('createLeaderElector with Web Locks', () => {
+  it('knows at once that another instance holds the lock, and takes over when it stops', async () => {
+    const { a, b } = await leaderThenFollower({ locks: fakeLocks() });
+    expect(await b.elector.confirm()).toBe(false);
+    expect(await a.elector.confirm()).toBe(true);
+    await a.elector.stop();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(b.elector.isLeader).toBe(true);
+    expect(b.changes).toEqual([true]);
+  });
+});
