@@ -60,69 +60,83 @@ export async function prepareCollection(
     });
     const unborn = await unbornParents(db, collection, outcomes);
 
-    const out: OutgoingRecord[] = [];
-    const tablePuts: StoredRecord[] = [];
-    const entryPuts: OutboxEntry[] = [];
-    const entryDeletes: number[] = [];
-    const conflictPuts: ConflictRow[] = [];
-
-    entries.forEach((entry, i) => {
-      const outcome = outcomes[i];
-      if (!outcome) {
-        // Nothing to send: the record left its table (a database wiped by hand?). Said, not dropped.
-        entryPuts.push({ ...entry, state: 'rejected', reason: `the ${collection} record ${entry.id} is missing from its table` });
-        counts.rejected++;
-        return;
-      }
-      if (outcome.kind === 'acknowledge') {
-        tablePuts.push(outcome.record);
-        entryDeletes.push(entry.seq);
-        counts.acknowledged++;
-        return;
-      }
-      if (outcome.kind === 'conflict') {
-        entryPuts.push({ ...entry, server: outcome.server, state: 'conflict', reason: `conflict on ${outcome.fields.join(', ')}` });
-        conflictPuts.push({
-          key: conflictKey(collection, entry.id),
-          collection,
-          id: entry.id,
-          local: outcome.local,
-          server: outcome.server,
-          // The base the check used: the state a landed earlier POST wrote, else the entry's.
-          base: checkBase(entry, outcome.server).base,
-          fields: outcome.fields,
-          at: now(),
-        });
-        counts.conflicts++;
-        return;
-      }
-      if (unborn !== undefined && referencesAny(outcome.record, unborn)) {
-        // Its parent is not on the server yet: the entry waits, untouched, for a later push.
-        counts.awaitingParent++;
-        return;
-      }
-      let current: OutboxEntry & { seq: number } = entry;
-      if (outcome.rebased) {
-        // The server has the record now: what goes out is an update of that state.
-        current = {
-          ...withoutSent(entry),
-          base: outcome.base,
-          server: null,
-          changed: outcome.changed,
-          op: entry.op === 'create' ? 'update' : entry.op,
-        };
-        tablePuts.push(outcome.record);
-        entryPuts.push(current);
-      }
-      out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
-    });
-
-    if (tablePuts.length > 0) await table.bulkPut(tablePuts);
-    if (entryPuts.length > 0) await db._sync_outbox.bulkPut(entryPuts);
-    if (entryDeletes.length > 0) await db._sync_outbox.bulkDelete(entryDeletes);
-    if (conflictPuts.length > 0) await db._sync_conflicts.bulkPut(conflictPuts);
-    return out;
+    const writes: PreparedWrites = { out: [], tablePuts: [], entryPuts: [], entryDeletes: [], conflictPuts: [] };
+    const context: EntryContext = { collection, now, counts, unborn };
+    entries.forEach((entry, i) => prepareEntry(entry, outcomes[i], context, writes));
+    if (writes.tablePuts.length > 0) await table.bulkPut(writes.tablePuts);
+    if (writes.entryPuts.length > 0) await db._sync_outbox.bulkPut(writes.entryPuts);
+    if (writes.entryDeletes.length > 0) await db._sync_outbox.bulkDelete(writes.entryDeletes);
+    if (writes.conflictPuts.length > 0) await db._sync_conflicts.bulkPut(writes.conflictPuts);
+    return writes.out;
   });
+}
+
+/** What the entries' outcomes write, gathered into a few bulk requests, and the records to send. */
+interface PreparedWrites {
+  out: OutgoingRecord[];
+  tablePuts: StoredRecord[];
+  entryPuts: OutboxEntry[];
+  entryDeletes: number[];
+  conflictPuts: ConflictRow[];
+}
+
+/** What every entry of one preparation shares. */
+interface EntryContext {
+  collection: CollectionName;
+  now: () => number;
+  counts: PushCounts;
+  unborn: Unborn | undefined;
+}
+
+/** Turns one pending entry's check outcome (`undefined`: its record is missing) into writes and, maybe, a record to send. */
+function prepareEntry(entry: OutboxEntry & { seq: number }, outcome: CheckOutcome | undefined, ctx: EntryContext, writes: PreparedWrites): void {
+  if (!outcome) {
+    // Nothing to send: the record left its table (a database wiped by hand?). Said, not dropped.
+    writes.entryPuts.push({ ...entry, state: 'rejected', reason: `the ${ctx.collection} record ${entry.id} is missing from its table` });
+    ctx.counts.rejected++;
+    return;
+  }
+  if (outcome.kind === 'acknowledge') {
+    writes.tablePuts.push(outcome.record);
+    writes.entryDeletes.push(entry.seq);
+    ctx.counts.acknowledged++;
+    return;
+  }
+  if (outcome.kind === 'conflict') {
+    writes.entryPuts.push({ ...entry, server: outcome.server, state: 'conflict', reason: `conflict on ${outcome.fields.join(', ')}` });
+    writes.conflictPuts.push({
+      key: conflictKey(ctx.collection, entry.id),
+      collection: ctx.collection,
+      id: entry.id,
+      local: outcome.local,
+      server: outcome.server,
+      // The base the check used: the state a landed earlier POST wrote, else the entry's.
+      base: checkBase(entry, outcome.server).base,
+      fields: outcome.fields,
+      at: ctx.now(),
+    });
+    ctx.counts.conflicts++;
+    return;
+  }
+  if (ctx.unborn !== undefined && referencesAny(outcome.record, ctx.unborn)) {
+    // Its parent is not on the server yet: the entry waits, untouched, for a later push.
+    ctx.counts.awaitingParent++;
+    return;
+  }
+  let current: OutboxEntry & { seq: number } = entry;
+  if (outcome.rebased) {
+    // The server has the record now: what goes out is an update of that state.
+    current = {
+      ...withoutSent(entry),
+      base: outcome.base,
+      server: null,
+      changed: outcome.changed,
+      op: entry.op === 'create' ? 'update' : entry.op,
+    };
+    writes.tablePuts.push(outcome.record);
+    writes.entryPuts.push(current);
+  }
+  writes.out.push({ entry: current, record: outcome.record, wire: buildWireRecord(outcome.base, outcome.record, outcome.changed) });
 }
 
 /** Parent records the server does not have yet, by relation field of the child collection. */

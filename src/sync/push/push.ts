@@ -1,13 +1,12 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
-import { isAuthError, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { ValidationError, type ValidationIssue } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { isConflictStrategy, type ConflictStrategy } from '../conflicts/conflict-strategy.js';
-import { acknowledgeSent, markRejected, noteUnanswered } from './acknowledge.js';
 import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
-import { dropInflight, writeInflight, type InflightBatch } from './inflight.js';
+import { dropInflight, writeInflight } from './inflight.js';
 import { pushOrder } from '../records/relations.js';
-import { prepareCollection, type OutgoingRecord } from './prepare.js';
-import { isRejection, isTooLarge, readRejections, rejectionReason, tooLargeReason } from './rejections.js';
+import { prepareCollection } from './prepare.js';
+import { createBatchSender, settlementQueue } from './send-batch.js';
 import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
 import type { WireRecord } from '../records/wire-record.js';
 
@@ -79,6 +78,7 @@ export function createPusher(options: PusherOptions): Pusher {
   const now = options.now ?? Date.now;
   const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
   validate(strategy, limits, beforeBatch);
+  const sender = createBatchSender(db, client, beforeBatch);
 
   async function push(opts: PushOptions = {}): Promise<PushReport> {
     const report = emptyReport();
@@ -106,9 +106,9 @@ export function createPusher(options: PusherOptions): Pusher {
     let unsent = 0; // the first batch not POSTed yet
     try {
       for (const [i, batch] of batches.entries()) {
-        await beforePost(collection, signal);
+        await sender.beforePost(collection, signal);
         unsent = i + 1;
-        await send({ collection, counts, signal, settled, inflight: inflight[i]! }, batch);
+        await sender.send({ collection, counts, signal, settled, inflight: inflight[i]! }, batch);
       }
     } catch (error) {
       // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
@@ -119,118 +119,7 @@ export function createPusher(options: PusherOptions): Pusher {
     await settled.drain();
   }
 
-  /**
-   * One POST, and what its answer means. A refused batch (400 or 422) is all-or-nothing on the
-   * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
-   * again; when the body names none, the batch is halved until each bad record stands alone. A
-   * batch refused as too large (413) is halved too, and a record refused so on its own is
-   * rejected as too large for the service.
-   */
-  async function send(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
-    const { collection, counts, signal, settled, inflight } = run;
-    counts.requests++;
-    try {
-      // Only the status matters: an entry is settled by the acknowledgement, never by the answer's body.
-      await client.save(collection, batch.map((o) => o.wire), { readResponse: false, ...(signal ? { signal } : {}) });
-    } catch (error) {
-      if (isTooLarge(error)) {
-        if (batch.length === 1) {
-          await markRejected(db, batch, [tooLargeReason(error, jsonBytes(batch[0]!.wire))], inflight);
-          counts.rejected++;
-          return;
-        }
-        await sendHalves(run, batch);
-        return;
-      }
-      if (!isRejection(error)) {
-        // Unknown outcome, or refused before it was applied: the entries stay for the next push.
-        const aborted = signal?.aborted === true;
-        await noteUnanswered(db, batch, !aborted && !isAuthError(error), inflight).catch(() => undefined);
-        throw error;
-      }
-      if (batch.length === 1) {
-        await markRejected(db, batch, [rejectionReason(error)], inflight);
-        counts.rejected++;
-        return;
-      }
-      const named = readRejections((error as { body?: unknown }).body, batch.length);
-      if (named) {
-        // In batch order: the reason of each named record, and the rest to send again.
-        const bad: OutgoingRecord[] = [];
-        const reasons: string[] = [];
-        const rest: OutgoingRecord[] = [];
-        batch.forEach((item, i) => {
-          const reason = named.get(i);
-          if (reason === undefined) rest.push(item);
-          else {
-            bad.push(item);
-            reasons.push(reason);
-          }
-        });
-        await markRejected(db, bad, reasons, inflight);
-        counts.rejected += bad.length;
-        if (rest.length > 0) await sendAgain(run, rest);
-        return;
-      }
-      await sendHalves(run, batch);
-      return;
-    }
-    counts.pushed += batch.length;
-    await settled.add(batch, inflight);
-  }
-
-  /** Sends a refused batch again as two halves, in order. */
-  async function sendHalves(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
-    const half = Math.ceil(batch.length / 2);
-    await sendAgain(run, batch.slice(0, half));
-    await sendAgain(run, batch.slice(half));
-  }
-
-  /** Sends part of a refused batch again: a POST of its own, so `beforeBatch` is asked first. */
-  async function sendAgain(run: BatchRun, batch: OutgoingRecord[]): Promise<void> {
-    await beforePost(run.collection, run.signal);
-    await send(run, batch);
-  }
-
-  async function beforePost(collection: CollectionName, signal: AbortSignal | undefined): Promise<void> {
-    signal?.throwIfAborted();
-    if (!beforeBatch) return;
-    await beforeBatch(signal, collection);
-    signal?.throwIfAborted();
-  }
-
   return { push };
-}
-
-/** What the POSTs of one planned batch share: where they go, what they count, and how they settle. */
-interface BatchRun {
-  collection: CollectionName;
-  counts: PushCounts;
-  signal: AbortSignal | undefined;
-  settled: SettlementQueue;
-  /** The batch's write-ahead row. */
-  inflight: InflightBatch;
-}
-
-/** Settles acknowledged batches one after the other, each while the next POST is on its way. */
-interface SettlementQueue {
-  /** Waits for the previous settlement (its failure stops the push here), then starts this one. */
-  add(batch: OutgoingRecord[], inflight: InflightBatch): Promise<void>;
-  /** Resolves when every settlement is written; rejects with the first failure. */
-  drain(): Promise<void>;
-}
-
-function settlementQueue(db: MirrorDb, collection: CollectionName): SettlementQueue {
-  let last: Promise<void> = Promise.resolve();
-  return {
-    async add(batch, inflight) {
-      await last;
-      last = acknowledgeSent(db, collection, batch, inflight);
-      // Observed later, by the next add or by drain; not an unhandled rejection meanwhile.
-      last.catch(() => undefined);
-    },
-    drain: () => last,
-  };
 }
 
 function hasWork(counts: PushCounts): boolean {
