@@ -1,5 +1,7 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
-import type { LockManagerLike, SyncEnvironment } from './environment.js';
+import type { SyncEnvironment } from './environment.js';
+import { campaignWithLease, giveBackLease, leaseHeldByAnother, tryLease } from './lease.js';
+import { campaignWithLocks, lockHeldByAnother } from './lock-campaign.js';
 
 /** Default lease of the leader where Web Locks are missing (ms). */
 export const DEFAULT_LEASE_MS = 10_000;
@@ -51,156 +53,111 @@ export interface LeaderElector {
  * callback of the earlier campaign behind.
  */
 export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
-  const { env, db } = options;
-  const now = env.now;
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const owner = `${now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  let leader = false;
-  let running = false;
+  return new Election(options);
+}
+
+/** The {@link LeaderElector} of one instance: its campaigns, one generation each. */
+class Election implements LeaderElector {
+  readonly #options: LeaderElectorOptions;
+  readonly #leaseMs: number;
+  /** This instance's name in the lease row. */
+  readonly #owner: string;
+  #leader = false;
+  #running = false;
   // Bumped by every start() and stop(): what an earlier campaign still has under way sees it changed and does nothing.
-  let generation = 0;
-  let controller: AbortController | undefined;
-  let release: (() => void) | undefined;
-  let timer: unknown;
-  let decision: { promise: Promise<void>; resolve: () => void } | undefined;
+  #generation = 0;
+  /** Ends the current campaign's wait for the lock, or its lease renewals. */
+  #endCampaign: (() => void) | undefined;
+  /** Gives the lock back (resolves the promise its callback holds). */
+  #release: (() => void) | undefined;
+  #decision: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  function become(next: boolean): void {
-    if (leader === next) return;
-    leader = next;
-    options.onChange(next);
+  constructor(options: LeaderElectorOptions) {
+    this.#options = options;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#owner = `${options.env.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   }
 
-  /** The campaign of generation `gen` is the one running. */
-  const isCurrent = (gen: number) => running && gen === generation;
-
-  /** The first outcome of the campaign is known. */
-  function decide(): void {
-    decision?.resolve();
+  get isLeader(): boolean {
+    return this.#leader;
   }
 
-  function startWithLocks(locks: LockManagerLike, gen: number): void {
-    controller = new AbortController();
-    const signal = controller.signal;
-    const hold = (): Promise<void> => {
-      if (!isCurrent(gen)) return Promise.resolve();
-      become(true);
-      decide();
-      return new Promise<void>((resolve) => {
-        release = resolve;
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    const gen = ++this.#generation;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#decision = { promise, resolve };
+    const isCurrent = () => this.#running && gen === this.#generation;
+    const { env, db, name } = this.#options;
+    if (env.locks) {
+      const controller = new AbortController();
+      this.#endCampaign = () => controller.abort();
+      campaignWithLocks(env.locks, name, controller.signal, {
+        isCurrent,
+        hold: () => {
+          this.#become(true);
+          this.#decide();
+          return new Promise<void>((resolve) => (this.#release = resolve));
+        },
+        follow: () => this.#decide(),
       });
-    };
-    const queue = () => void locks.request(options.name, { signal }, hold).catch(() => undefined);
-    // Asked first without waiting, so that a lock held by another instance is known at once (a follower).
-    locks
-      .request(options.name, { ifAvailable: true }, (lock) => {
-        if (lock) return hold();
-        if (isCurrent(gen)) {
-          decide();
-          queue();
-        }
-        return Promise.resolve();
-      })
-      .catch(() => {
-        // A lock manager without `ifAvailable`: wait in line, as a follower meanwhile.
-        if (!isCurrent(gen)) return;
-        decide();
-        queue();
+    } else {
+      this.#endCampaign = campaignWithLease(db, this.#owner, this.#leaseMs, env, {
+        isCurrent,
+        outcome: (won) => {
+          this.#become(won);
+          this.#decide();
+        },
       });
-  }
-
-  /** Takes or renews the lease when it is free, expired or already ours; true when this instance holds it now. */
-  function takeLease(): Promise<boolean> {
-    return db.transaction('rw', db._sync_meta, async () => {
-      const row = await db._sync_meta.get('leader');
-      const lease = row?.value as { owner: string; expiresAt: number } | undefined;
-      if (!lease || lease.owner === owner || lease.expiresAt <= now()) {
-        await db._sync_meta.put({ key: 'leader', value: { owner, expiresAt: now() + leaseMs } });
-        return true;
-      }
-      return false;
-    });
-  }
-
-  /** One lease transaction; false (step down) when the database fails, as a closed one cannot hold a lease. */
-  async function tryLease(): Promise<boolean> {
-    try {
-      return await takeLease();
-    } catch {
-      return false;
     }
   }
 
-  async function campaign(gen: number): Promise<void> {
-    if (!isCurrent(gen)) return;
-    const won = await tryLease();
-    if (!isCurrent(gen)) return;
-    become(won);
-    decide();
-    timer = env.setTimeout(() => void campaign(gen), leaseMs / 3);
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#generation++;
+    this.#endCampaign?.();
+    this.#endCampaign = undefined;
+    this.#release?.();
+    this.#release = undefined;
+    this.#decide();
+    this.#decision = undefined;
+    const held = this.#leader;
+    this.#become(false);
+    if (!this.#options.env.locks && held) await giveBackLease(this.#options.db, this.#owner);
   }
 
-  return {
-    get isLeader() {
-      return leader;
-    },
-    start() {
-      if (running) return;
-      running = true;
-      const gen = ++generation;
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => (resolve = r));
-      decision = { promise, resolve };
-      if (env.locks) startWithLocks(env.locks, gen);
-      else void campaign(gen);
-    },
-    async stop() {
-      running = false;
-      generation++;
-      if (timer !== undefined) env.clearTimeout(timer);
-      timer = undefined;
-      controller?.abort();
-      controller = undefined;
-      release?.();
-      release = undefined;
-      decide();
-      decision = undefined;
-      const held = leader;
-      become(false);
-      if (!env.locks && held) {
-        await db
-          .transaction('rw', db._sync_meta, async () => {
-            const row = await db._sync_meta.get('leader');
-            if ((row?.value as { owner?: string } | undefined)?.owner === owner) await db._sync_meta.delete('leader');
-          })
-          .catch(() => undefined);
-      }
-    },
-    decided() {
-      return decision?.promise ?? Promise.resolve();
-    },
-    async heldByAnother() {
-      if (leader) return false;
-      if (env.locks) {
-        let taken = false;
-        await env.locks
-          .request(options.name, { ifAvailable: true }, async (lock) => {
-            taken = lock === null;
-          })
-          .catch(() => undefined);
-        return taken;
-      }
-      const row = await db._sync_meta.get('leader').catch(() => undefined);
-      const lease = row?.value as { owner: string; expiresAt: number } | undefined;
-      return lease !== undefined && lease.owner !== owner && lease.expiresAt > now();
-    },
-    async confirm() {
-      if (!running || !leader) return false;
-      if (env.locks) return true;
-      const gen = generation;
-      const held = await tryLease();
-      if (!isCurrent(gen)) return false;
-      become(held);
-      return held;
-    },
-  };
+  decided(): Promise<void> {
+    return this.#decision?.promise ?? Promise.resolve();
+  }
+
+  async heldByAnother(): Promise<boolean> {
+    if (this.#leader) return false;
+    const { env, db, name } = this.#options;
+    if (env.locks) return lockHeldByAnother(env.locks, name);
+    return leaseHeldByAnother(db, this.#owner, env.now());
+  }
+
+  async confirm(): Promise<boolean> {
+    if (!this.#running || !this.#leader) return false;
+    const { env, db } = this.#options;
+    if (env.locks) return true;
+    const gen = this.#generation;
+    const held = await tryLease(db, this.#owner, env.now(), this.#leaseMs);
+    if (!this.#running || gen !== this.#generation) return false;
+    this.#become(held);
+    return held;
+  }
+
+  #become(next: boolean): void {
+    if (this.#leader === next) return;
+    this.#leader = next;
+    this.#options.onChange(next);
+  }
+
+  /** The first outcome of the campaign is known. */
+  #decide(): void {
+    this.#decision?.resolve();
+  }
 }

@@ -48,130 +48,158 @@ export interface Scheduler {
  * a callback throws ends the schedule: a throwing `onFailure` counts as `'retry'`.
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
-  const { env } = options;
-  const base = options.backoffBaseMs ?? 1_000;
-  const max = options.backoffMaxMs ?? 300_000;
-  const random = options.random ?? Math.random;
-  let running = false;
-  let paused = false;
-  let failures = 0;
-  let timer: unknown;
-  let current: Promise<void> | undefined;
-  let controller: AbortController | undefined;
-  let again = false;
-  let waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
-  let unsubscribe: (() => void)[] = [];
+  return new Schedule(options);
+}
 
-  function schedule(ms: number): void {
-    if (timer !== undefined) env.clearTimeout(timer);
-    timer = running && !paused ? env.setTimeout(() => void kick().catch(() => undefined), ms) : undefined;
+/** A waiter of {@link Scheduler.trigger}: settled by the run that starts after it asked. */
+interface Waiter {
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** The {@link Scheduler}: one run at a time, then the next after the interval or the backoff. */
+class Schedule implements Scheduler {
+  readonly #options: SchedulerOptions;
+  readonly #env: SyncEnvironment;
+  #running = false;
+  #paused = false;
+  /** Consecutive failed runs: the backoff grows with them. */
+  #failures = 0;
+  #timer: unknown;
+  #current: Promise<void> | undefined;
+  #controller: AbortController | undefined;
+  /** A trigger came during a run: one more run follows it. */
+  #again = false;
+  #waiters: Waiter[] = [];
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+    this.#env = options.env;
   }
 
-  async function kick(): Promise<void> {
-    if (current) {
-      again = true;
-      return current;
+  get running(): boolean {
+    return this.#running;
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#paused = false;
+    const kickIfDue = () => {
+      if (this.#running && !this.#paused) void this.#kick().catch(() => undefined);
+    };
+    this.#unsubscribe = [
+      this.#env.onConnectivity((online) => {
+        if (online) kickIfDue();
+      }),
+      this.#env.onVisible(kickIfDue),
+    ];
+    void this.#kick().catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#clearTimer();
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
+    this.#again = false;
+    this.#controller?.abort(new DOMException('sync stopped', 'AbortError'));
+    await this.#current?.catch(() => undefined);
+  }
+
+  trigger(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+      if (this.#current) this.#again = true;
+      else void this.#kick().catch(() => undefined);
+    });
+  }
+
+  pause(): void {
+    this.#paused = true;
+    this.#clearTimer();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#failures = 0;
+    if (this.#running) void this.#kick().catch(() => undefined);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) this.#env.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #schedule(ms: number): void {
+    this.#clearTimer();
+    if (this.#running && !this.#paused) this.#timer = this.#env.setTimeout(() => void this.#kick().catch(() => undefined), ms);
+  }
+
+  /** Runs now, or, while a run is under way, once more right after it. */
+  #kick(): Promise<void> {
+    if (this.#current) {
+      this.#again = true;
+      return this.#current;
     }
-    if (timer !== undefined) env.clearTimeout(timer);
-    timer = undefined;
-    const settled = waiters;
-    waiters = [];
-    controller = new AbortController();
-    const signal = controller.signal;
-    current = (async () => {
-      // Yield once so that `current` is assigned before anything below can clear it.
-      await null;
-      let failure: unknown;
-      let failed = false;
-      try {
-        if (!env.isOnline()) throw new OfflineSignal();
-        await options.run(signal);
-        failures = 0;
-      } catch (error) {
-        failed = true;
-        failure = error;
-      }
-      current = undefined;
-      // A run that stop() cut short is not a failure: no report, no backoff.
-      const counted = failed && !(failure instanceof OfflineSignal) && !signal.aborted;
-      if (counted) {
-        failures++;
-        if (decide(failure) === 'pause') paused = true;
-      }
-      for (const w of settled) failed ? w.reject(failure) : w.resolve();
-      if (again) {
-        again = false;
-        void kick().catch(() => undefined);
-        return;
-      }
-      if (counted) {
-        // Full jitter: a random delay up to the exponential bound spreads retries of many clients.
-        const bound = Math.min(max, base * 2 ** Math.min(failures - 1, 20));
-        schedule(Math.max(base / 2, random() * bound));
-      } else if (!(failure instanceof OfflineSignal)) schedule(options.intervalMs);
-    })();
-    return current;
+    this.#clearTimer();
+    const settled = this.#waiters;
+    this.#waiters = [];
+    this.#controller = new AbortController();
+    this.#current = this.#runOnce(this.#controller.signal, settled);
+    return this.#current;
+  }
+
+  async #runOnce(signal: AbortSignal, settled: readonly Waiter[]): Promise<void> {
+    // Yield once so that `current` is assigned before anything below can clear it.
+    await null;
+    let failure: unknown;
+    let failed = false;
+    try {
+      if (!this.#env.isOnline()) throw new OfflineSignal();
+      await this.#options.run(signal);
+      this.#failures = 0;
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+    this.#current = undefined;
+    // A run that stop() cut short is not a failure: no report, no backoff.
+    const counted = failed && !(failure instanceof OfflineSignal) && !signal.aborted;
+    if (counted) {
+      this.#failures++;
+      if (this.#decide(failure) === 'pause') this.#paused = true;
+    }
+    for (const w of settled) failed ? w.reject(failure) : w.resolve();
+    if (this.#again) {
+      this.#again = false;
+      void this.#kick().catch(() => undefined);
+    } else if (counted) this.#schedule(this.#backoff());
+    else if (!(failure instanceof OfflineSignal)) this.#schedule(this.#options.intervalMs);
+  }
+
+  /** Full jitter: a random delay up to the exponential bound spreads retries of many clients. */
+  #backoff(): number {
+    const base = this.#options.backoffBaseMs ?? 1_000;
+    const max = this.#options.backoffMaxMs ?? 300_000;
+    const bound = Math.min(max, base * 2 ** Math.min(this.#failures - 1, 20));
+    return Math.max(base / 2, (this.#options.random ?? Math.random)() * bound);
   }
 
   /** `onFailure`'s answer; a callback that throws (a status observer, say) must not end the schedule. */
-  function decide(failure: unknown): FailureAction {
+  #decide(failure: unknown): FailureAction {
     try {
-      return options.onFailure(failure);
+      return this.#options.onFailure(failure);
     } catch {
       return 'retry';
     }
   }
-
-  return {
-    get running() {
-      return running;
-    },
-    get paused() {
-      return paused;
-    },
-    start() {
-      if (running) return;
-      running = true;
-      paused = false;
-      unsubscribe = [
-        env.onConnectivity((online) => {
-          if (online && running && !paused) void kick().catch(() => undefined);
-        }),
-        env.onVisible(() => {
-          if (running && !paused) void kick().catch(() => undefined);
-        }),
-      ];
-      void kick().catch(() => undefined);
-    },
-    async stop() {
-      running = false;
-      if (timer !== undefined) env.clearTimeout(timer);
-      timer = undefined;
-      for (const u of unsubscribe) u();
-      unsubscribe = [];
-      again = false;
-      controller?.abort(new DOMException('sync stopped', 'AbortError'));
-      await current?.catch(() => undefined);
-    },
-    trigger() {
-      return new Promise<void>((resolve, reject) => {
-        waiters.push({ resolve, reject });
-        if (current) again = true;
-        else void kick().catch(() => undefined);
-      });
-    },
-    pause() {
-      paused = true;
-      if (timer !== undefined) env.clearTimeout(timer);
-      timer = undefined;
-    },
-    resume() {
-      if (!paused) return;
-      paused = false;
-      failures = 0;
-      if (running) void kick().catch(() => undefined);
-    },
-  };
 }
 
 /** A run skipped because the runtime is offline: no backoff, the `online` event resumes. */
