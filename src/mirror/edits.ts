@@ -1,0 +1,70 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import { ValidationError } from '../errors/index.js';
+import type { Id } from '../ids/id.js';
+import { isCollectionName, type CollectionName } from '../schema/collections.js';
+import { resolveConflict, type ConflictChoice } from '../sync/conflicts/conflict-resolution.js';
+import { removeLocal, saveLocal } from '../sync/outbox/local-edit.js';
+import { retryRejected } from '../sync/outbox/outbox-retry.js';
+
+/** Options of {@link createEdits}. */
+export interface EditsOptions {
+  db: MirrorDb;
+  /** The collections the mirror keeps: edits of others would never be pushed. */
+  collections: readonly CollectionName[];
+  now(): number;
+  /** Throws when the mirror is closed (names the call). */
+  assertOpen(what: string): void;
+  /** Told after every change to the outbox: the push follows soon. */
+  afterEdit(): void;
+}
+
+/** The local side of editing: every change lands in the database and the outbox at once, offline too. */
+export interface Edits {
+  save(collection: CollectionName, record: object): Promise<Id>;
+  remove(collection: CollectionName, id: Id): Promise<void>;
+  retryRejected(ids?: Id[]): Promise<number>;
+  resolveConflict(key: string, choice: ConflictChoice): Promise<void>;
+}
+
+/** Creates the mirror's {@link Edits} (see `Mirror.save` and the others for the rules). */
+export function createEdits(options: EditsOptions): Edits {
+  const { db, collections, assertOpen, afterEdit } = options;
+
+  /** Refuses an edit of a known collection the mirror leaves out: it would be queued and never pushed. */
+  function assertMirrored(collection: unknown, what: string): void {
+    // An unknown name is left to the edit's own check, which lists the known ones.
+    if (!isCollectionName(collection) || collections.includes(collection)) return;
+    const list = collections.join(', ');
+    throw new ValidationError(
+      `${what}: collection "${collection}" is not mirrored (the option collections gives ${list}): its edits would never be pushed`,
+      { issues: [{ path: ['collection'], message: `not among the mirrored collections (option collections): ${list}` }] },
+    );
+  }
+
+  return {
+    async save(collection, record) {
+      assertOpen('save');
+      assertMirrored(collection, 'save');
+      const id = await saveLocal(db, collection, record, { now: options.now() });
+      afterEdit();
+      return id;
+    },
+    async remove(collection, id) {
+      assertOpen('remove');
+      assertMirrored(collection, 'remove');
+      await removeLocal(db, collection, id, { now: options.now() });
+      afterEdit();
+    },
+    async retryRejected(ids) {
+      assertOpen('retryRejected');
+      const count = await retryRejected(db, ids);
+      if (count > 0) afterEdit();
+      return count;
+    },
+    async resolveConflict(key, choice) {
+      assertOpen('resolveConflict');
+      await resolveConflict(db, key, choice);
+      afterEdit();
+    },
+  };
+}

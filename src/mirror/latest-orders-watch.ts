@@ -1,0 +1,93 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import { ValidationError } from '../errors/index.js';
+import { describeInput } from '../ids/describe-input.js';
+import { tryToId, type Id } from '../ids/id.js';
+import type { SyncEnvironment } from '../sync/coordination/environment.js';
+import { applyReadRecords } from '../sync/pull/ingest.js';
+import { quarantineRows } from '../sync/pull/quarantine.js';
+import type { SyncClient } from '../sync/sync-client.js';
+import { MIRROR_DEFAULTS } from './options.js';
+
+/** The largest delay `setTimeout` honours (ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Options of {@link createLatestOrdersWatch}. */
+export interface LatestOrdersWatchOptions {
+  db: MirrorDb;
+  client: SyncClient;
+  env: SyncEnvironment;
+  /** Told of a failed poll (the status shows it as `lastError`). */
+  onError(error: unknown): void;
+}
+
+/** The pollers of `orders/latest/{id_cash_register}` of one mirror. */
+export interface LatestOrdersWatch {
+  /** Starts a poller (see `Mirror.watchLatestOrders`); returns the function that stops it. */
+  watch(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
+  /** Stops every poller (on `close()`). */
+  stopAll(): void;
+}
+
+/**
+ * Creates a {@link LatestOrdersWatch}. Each poller asks every `intervalMs` and applies what it
+ * finds through the pull's rules; orders the read schema refuses are quarantined, as a pull would.
+ */
+export function createLatestOrdersWatch(options: LatestOrdersWatchOptions): LatestOrdersWatch {
+  const { db, client, env } = options;
+  const watchers = new Set<() => void>();
+
+  function watch(idCashRegister: Id, opts: { intervalMs?: number; idPayment?: number } = {}): () => void {
+    const register = checkedRegister(idCashRegister);
+    const intervalMs = checkedInterval(opts.intervalMs ?? MIRROR_DEFAULTS.latestOrdersIntervalMs);
+    const controller = new AbortController();
+    let timer: unknown;
+    const poll = async () => {
+      try {
+        const orders = await client.latestOrders(register, {
+          signal: controller.signal,
+          ...(opts.idPayment !== undefined ? { idPayment: opts.idPayment } : {}),
+        });
+        await applyReadRecords(db, 'orders', orders, quarantineRows('orders', orders.rejected ?? [], env.now()));
+      } catch (error) {
+        if (!controller.signal.aborted) options.onError(error);
+      }
+      if (!controller.signal.aborted) timer = env.setTimeout(() => void poll(), intervalMs);
+    };
+    void poll();
+    const stop = () => {
+      controller.abort();
+      if (timer !== undefined) env.clearTimeout(timer);
+      watchers.delete(stop);
+    };
+    watchers.add(stop);
+    return stop;
+  }
+
+  return {
+    watch,
+    stopAll() {
+      for (const stop of [...watchers]) stop();
+    },
+  };
+}
+
+/** The register id as an `Id`, or a ValidationError: it goes into the path of every poll. */
+function checkedRegister(idCashRegister: unknown): Id {
+  const register = tryToId(idCashRegister);
+  if (register === undefined || register === '0') {
+    throw new ValidationError(`watchLatestOrders: idCashRegister must be a record id (digits), not ${describeInput(idCashRegister)}`, {
+      issues: [{ path: ['idCashRegister'], message: 'must be a record id' }],
+    });
+  }
+  return register;
+}
+
+/** The poll interval, or a ValidationError: 0 would hammer the server, over 2^31−1 ms fires at once. */
+function checkedInterval(intervalMs: unknown): number {
+  if (typeof intervalMs !== 'number' || !Number.isInteger(intervalMs) || intervalMs < 1 || intervalMs > MAX_TIMER_MS) {
+    throw new ValidationError(`watchLatestOrders: intervalMs must be an integer from 1 to ${MAX_TIMER_MS}, not ${describeInput(intervalMs)}`, {
+      issues: [{ path: ['intervalMs'], message: `must be an integer from 1 to ${MAX_TIMER_MS}` }],
+    });
+  }
+  return intervalMs;
+}

@@ -1,0 +1,82 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
+import type { Id } from '../ids/id.js';
+import type { CollectionName } from '../schema/collections.js';
+import type { ReconcileReport } from '../sync/pull/reconcile.js';
+import type { Observable, ObservableValue } from './observable-value.js';
+import type { MirrorQueries } from './queries.js';
+import type { SyncProgress, SyncStatus } from './status.js';
+import type { SyncReport } from './sync-report.js';
+
+/** The facade an app holds: an offline copy of the service that syncs itself. */
+export interface Mirror {
+  /** The Dexie database: `db.<collection>` for every collection, `db.categories`, and the sync tables. */
+  readonly db: MirrorDb;
+  /** Query helpers that hide tombstones (orders of a register, items of an order, product by barcode, ...). */
+  readonly query: MirrorQueries;
+  /**
+   * Campaigns for leadership and, as leader, syncs now and then every `pollIntervalMs`. Called
+   * while a `stop()` is still winding down (a UI effect's cleanup, React StrictMode), it waits for
+   * that stop and then starts; a `stop()` called after it wins.
+   */
+  start(): Promise<void>;
+  /**
+   * Stops syncing (the data and the outbox stay) and resolves once the run under way has ended;
+   * `start()` carries on where it left. `watchLatestOrders` pollers are not stopped (see there).
+   */
+  stop(): Promise<void>;
+  /**
+   * Runs one sync now (pull, push, pull of what was pushed) and reports what it did. After
+   * `start()` it first waits (briefly) for the election to be decided; in a tab that follows
+   * another nothing runs and the report says `ran: false`: the leader syncs for every tab. A run
+   * cut short by `stop()`, `close()` or the loss of leadership rejects with an `AbortError`.
+   */
+  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
+  /**
+   * Validates a local edit, stores it and queues it for push, atomically. Returns the record's id.
+   * A collection the mirror does not mirror (see the option `collections`) is a `ValidationError`:
+   * its edits would never be pushed.
+   */
+  save(collection: CollectionName, record: object): Promise<Id>;
+  /** Soft-deletes a record locally and queues the deletion; a collection not mirrored is a `ValidationError`, as for `save`. */
+  remove(collection: CollectionName, id: Id): Promise<void>;
+  /** A Dexie live query: re-runs when the data it read changes, works offline. */
+  live<T>(query: () => T | Promise<T>): Observable<T>;
+  /** Phase, online, leader, pending pushes, conflicts, last sync, last error. */
+  readonly status: ObservableValue<SyncStatus> & Observable<SyncStatus>;
+  /** Per collection: records so far, pages, done. */
+  readonly progress: ObservableValue<SyncProgress> & Observable<SyncProgress>;
+  /** Local edits the server has not acknowledged yet (pending, rejected and in conflict). */
+  pending(): Promise<OutboxEntry[]>;
+  /** Resets checkpoints and rebuilds by a full traversal, without clearing what the user sees. */
+  resync(opts?: { collections?: CollectionName[] }): Promise<void>;
+  /** Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones. */
+  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  /** Puts rejected edits (all, or those of the given record ids) back in line for the next push. Returns how many. */
+  retryRejected(ids?: Id[]): Promise<number>;
+  /** Unresolved conflicts. */
+  conflicts(): Promise<ConflictRow[]>;
+  /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */
+  resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
+  /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */
+  ingest(collection: CollectionName, records: unknown[]): Promise<void>;
+  /**
+   * Polls `orders/latest/{id}` every `intervalMs` (default 5 000) and applies what it finds;
+   * returns a function that stops it. It polls from this call, in whichever tab calls it, whether
+   * the mirror is started, stopped or following, until that function or `close()` is called.
+   * Throws a `ValidationError` at once for an `idCashRegister` that is not a record id, and for an
+   * `intervalMs` that is not an integer from 1 to 2 147 483 647 (the longest timer delay).
+   */
+  watchLatestOrders(idCashRegister: Id, opts?: { intervalMs?: number; idPayment?: number }): () => void;
+  /**
+   * Replaces the API token; a sync stopped by an auth failure resumes. A run still under way with
+   * the old token that is refused for it does not stop sync: the next run uses the new token.
+   */
+  setToken(token: string): void;
+  /**
+   * Stops everything and closes the database: the schedule, a `syncNow()`, `resync()` or
+   * `reconcile()` under way (started or not: they end with an `AbortError`, and `close()` waits
+   * for them), and every `watchLatestOrders` poller.
+   */
+  close(): Promise<void>;
+}

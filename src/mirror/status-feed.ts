@@ -1,0 +1,76 @@
+import { liveQuery } from 'dexie';
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { SyncEnvironment } from '../sync/coordination/environment.js';
+import { ObservableValue } from './observable-value.js';
+import { OUTBOX_TOUCHED } from './outbox-touch.js';
+import { connectivityChange } from './phases.js';
+import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
+
+/** Options of {@link createStatusFeed}. */
+export interface StatusFeedOptions {
+  db: MirrorDb;
+  env: SyncEnvironment;
+  /** The phase at rest now (see `restingPhase`). */
+  restingPhase(): SyncPhase;
+  /**
+   * Told when the outbox has new pending entries, or another tab touched it after an edit: the
+   * leader pushes them now rather than at its next poll.
+   */
+  onOutboxGrew(): void;
+}
+
+/** The mirror's `status` and `progress`, and what keeps them current. */
+export interface StatusFeed {
+  readonly status: ObservableValue<SyncStatus>;
+  readonly progress: ObservableValue<SyncProgress>;
+  /** Lays `patch` on the status. */
+  set(patch: Partial<SyncStatus>): void;
+  /** Ends the counts' live query and the connectivity subscription; the status says `closed`, for good. */
+  close(): void;
+}
+
+/**
+ * Creates a {@link StatusFeed}. The counts (pending, rejected, conflicts, quarantined) come from
+ * the database itself through a live query, so every tab shows the same numbers; connectivity
+ * events move the phase (see `connectivityChange`).
+ */
+export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
+  const { db, env } = options;
+  const status = new ObservableValue<SyncStatus>(initialStatus(env.isOnline()));
+  const progress = new ObservableValue<SyncProgress>({ collections: {} });
+  const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
+
+  let outboxTouched: unknown;
+  const counts = liveQuery(async () => ({
+    pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
+    rejected: await db._sync_outbox.where('state').equals('rejected').count(),
+    conflicts: await db._sync_conflicts.count(),
+    quarantined: await db._sync_quarantine.count(),
+    touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
+  })).subscribe({
+    next: ({ touched, ...c }) => {
+      // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
+      // pending entry leaves the count as it was).
+      const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
+      outboxTouched = touched;
+      set(c);
+      if (grew) options.onOutboxGrew();
+    },
+    error: () => undefined,
+  });
+
+  const unsubscribeConnectivity = env.onConnectivity((online) => set(connectivityChange(status.value.phase, online, options.restingPhase)));
+
+  return {
+    status,
+    progress,
+    set,
+    close() {
+      counts.unsubscribe();
+      unsubscribeConnectivity();
+      set({ phase: 'closed', leader: false });
+      status.complete();
+      progress.complete();
+    },
+  };
+}
