@@ -6,19 +6,15 @@ import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batc
 import { dropInflight, writeInflight } from './inflight.js';
 import { pushOrder } from '../records/relations.js';
 import { prepareCollection } from './prepare.js';
-import { createBatchSender, settlementQueue } from './send-batch.js';
+import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
+
+export type { BeforeBatch, PushClient } from './send-batch.js';
 import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
-import type { WireRecord } from '../records/wire-record.js';
 
 export type { PushCounts, PushReport } from './push-report.js';
 
 /** The conflict strategy option of the pusher and of `createMirror` (see {@link ConflictStrategy}). */
 export type ConflictOption = ConflictStrategy;
-
-/** The part of the REST client a push uses: one batch POST. `createClient` satisfies it. */
-export interface PushClient {
-  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal; readResponse?: boolean }): Promise<unknown>;
-}
 
 /** Options of {@link createPusher}. */
 export interface PusherOptions {
@@ -38,7 +34,7 @@ export interface PusherOptions {
    * fencing: `createMirror` passes its leadership check, so a tab that lost the lead mid-push
    * (another leader took over between two batches) stops before its next POST.
    */
-  beforeBatch?: ((signal: AbortSignal | undefined, collection: CollectionName) => Promise<void> | void) | undefined;
+  beforeBatch?: BeforeBatch | undefined;
 }
 
 /** Options of one {@link Pusher.push}. */

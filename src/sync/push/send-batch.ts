@@ -6,8 +6,16 @@ import { jsonBytes } from './batches.js';
 import type { InflightBatch } from './inflight.js';
 import type { OutgoingRecord } from './prepare.js';
 import type { PushCounts } from './push-report.js';
-import type { PushClient, PusherOptions } from './push.js';
+import type { WireRecord } from '../records/wire-record.js';
 import { isRejection, isTooLarge, readRejections, rejectionReason, tooLargeReason } from './rejections.js';
+
+/** The part of the REST client a push uses: one batch POST. `createClient` satisfies it. */
+export interface PushClient {
+  save(collection: CollectionName, body: WireRecord[], options?: { signal?: AbortSignal; readResponse?: boolean }): Promise<unknown>;
+}
+
+/** The hook awaited before each POST (see `PusherOptions.beforeBatch`). */
+export type BeforeBatch = (signal: AbortSignal | undefined, collection: CollectionName) => Promise<void> | void;
 
 /** What the POSTs of one planned batch share: where they go, what they count, and how they settle. */
 export interface BatchRun {
@@ -36,7 +44,7 @@ export interface BatchSender {
 }
 
 /** Creates a {@link BatchSender} over `client`. */
-export function createBatchSender(db: MirrorDb, client: PushClient, beforeBatch: PusherOptions['beforeBatch']): BatchSender {
+export function createBatchSender(db: MirrorDb, client: PushClient, beforeBatch: BeforeBatch | undefined): BatchSender {
   /**
    * One POST, and what its answer means. A refused batch (400 or 422) is all-or-nothing on the
    * simulator and unknown elsewhere: the records the body names are rejected and the rest sent
