@@ -136,17 +136,15 @@ export type {
 } from './db/sync-rows.js';
 
 // sync
-export type { ConflictResolver, ConflictStrategy, ConflictInfo } from './sync/conflicts/conflict-strategy.js';
-export type { ConflictChoice } from './sync/conflicts/conflict-resolution.js';
-export { createPusher, type Pusher, type PushReport, type PushCounts, type ConflictOption } from './sync/push/push.js';
-export { retryRejected } from './sync/outbox/outbox-retry.js';
-export type { PullReport, CollectionProgress } from './sync/pull/pull.js';
-export type { ReconcileReport } from './sync/pull/reconcile.js';
-export type { SyncEnvironment } from './sync/coordination/environment.js';
-export type { Observable, Observer, Subscription } from './mirror/observable-value.js';
-export { ObservableValue } from './mirror/observable-value.js';
+export type { ConflictChoice, ConflictInfo, ConflictResolver, ConflictStrategy } from './sync/conflicts/index.js';
+export { type ConflictOption, createPusher, type PushCounts, type Pusher, type PushReport } from './sync/push/index.js';
+export { retryRejected } from './sync/outbox/index.js';
+export type { CollectionProgress, PullReport, ReconcileReport } from './sync/pull/index.js';
+export type { SyncEnvironment } from './sync/coordination/index.js';
 
 // mirror
+export type { Observable, Observer, Subscription } from './mirror/observable-value.js';
+export { ObservableValue } from './mirror/observable-value.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';

@@ -2,9 +2,8 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
-import { resolveConflict, type ConflictChoice } from '../sync/conflicts/conflict-resolution.js';
-import { removeLocal, saveLocal } from '../sync/outbox/local-edit.js';
-import { retryRejected } from '../sync/outbox/outbox-retry.js';
+import { type ConflictChoice, resolveConflict } from '../sync/conflicts/index.js';
+import { removeLocal, retryRejected, saveLocal } from '../sync/outbox/index.js';
 
 /** Options of {@link createEdits}. */
 export interface EditsOptions {

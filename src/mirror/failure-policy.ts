@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import { AuthError } from '../errors/index.js';
-import type { FailureAction } from '../sync/coordination/scheduler.js';
+import type { FailureAction } from '../sync/coordination/index.js';
 import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SyncPhase, SyncStatus } from './status.js';

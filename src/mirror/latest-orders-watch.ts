@@ -2,10 +2,9 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { ValidationError } from '../errors/index.js';
 import { describeInput } from '../ids/describe-input.js';
 import { tryToId, type Id } from '../ids/id.js';
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
-import { applyReadRecords } from '../sync/pull/ingest.js';
-import { quarantineRows } from '../sync/pull/quarantine.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import type { SyncEnvironment } from '../sync/coordination/index.js';
+import { applyReadRecords, quarantineRows } from '../sync/pull/index.js';
+import type { SyncClient } from '../sync/index.js';
 import { MIRROR_DEFAULTS } from './options.js';
 
 /** The largest delay `setTimeout` honours (ms); a longer one fires at once. */

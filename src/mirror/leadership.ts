@@ -1,5 +1,4 @@
-import type { LeaderElector } from '../sync/coordination/leader.js';
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
+import type { LeaderElector, SyncEnvironment } from '../sync/coordination/index.js';
 
 /** How long `syncNow()` after `start()` waits for the election to be decided (ms). */
 export const ELECTION_WAIT_MS = 5_000;

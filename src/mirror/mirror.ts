@@ -2,7 +2,7 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
-import type { ReconcileReport } from '../sync/pull/reconcile.js';
+import type { ReconcileReport } from '../sync/pull/index.js';
 import type { Observable, ObservableValue } from './observable-value.js';
 import type { MirrorQueries } from './queries.js';
 import type { SyncProgress, SyncStatus } from './status.js';

@@ -1,5 +1,5 @@
 import type { CollectionName } from '../schema/collections.js';
-import { HYDRATIONS } from '../sync/pull/hydrations.js';
+import { HYDRATIONS } from '../sync/pull/index.js';
 
 /**
  * The collections a mirror keeps: those asked for, each followed by the hydration children of a

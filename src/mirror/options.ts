@@ -2,12 +2,10 @@ import type { ExtraIndexes } from '../db/stores.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
-import { isConflictStrategy } from '../sync/conflicts/conflict-strategy.js';
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
-import { DEFAULT_LEASE_MS } from '../sync/coordination/leader.js';
-import { BATCH_DEFAULTS } from '../sync/push/batches.js';
-import type { SyncClient } from '../sync/sync-client.js';
-import type { ConflictOption } from '../sync/push/push.js';
+import { isConflictStrategy } from '../sync/conflicts/index.js';
+import { DEFAULT_LEASE_MS, type SyncEnvironment } from '../sync/coordination/index.js';
+import { BATCH_DEFAULTS, type ConflictOption } from '../sync/push/index.js';
+import type { SyncClient } from '../sync/index.js';
 
 /** Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. */
 export interface MirrorOptions {

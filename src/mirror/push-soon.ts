@@ -1,4 +1,4 @@
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
+import type { SyncEnvironment } from '../sync/coordination/index.js';
 import type { RunQueue } from './run-queue.js';
 
 /** A short pause that gathers a burst of edits into one push (ms). */

@@ -1,6 +1,6 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
+import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { ObservableValue } from './observable-value.js';
 import { OUTBOX_TOUCHED } from './outbox-touch.js';
 import { connectivityChange } from './phases.js';

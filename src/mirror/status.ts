@@ -1,5 +1,5 @@
 import type { CollectionName } from '../schema/collections.js';
-import type { CollectionProgress } from '../sync/pull/pull.js';
+import type { CollectionProgress } from '../sync/pull/index.js';
 
 /**
  * What the sync engine is doing.

@@ -1,12 +1,9 @@
 import { PosCloudError, ValidationError } from '../errors/index.js';
 import type { CollectionName } from '../schema/collections.js';
-import type { SyncEnvironment } from '../sync/coordination/environment.js';
-import type { LeaderElector } from '../sync/coordination/leader.js';
-import { createScheduler } from '../sync/coordination/scheduler.js';
-import { assertCollection } from '../sync/outbox/local-edit.js';
-import type { ReconcileReport } from '../sync/pull/reconcile.js';
-import type { Puller } from '../sync/pull/pull.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import { createScheduler, type LeaderElector, type SyncEnvironment } from '../sync/coordination/index.js';
+import { assertCollection } from '../sync/outbox/index.js';
+import type { Puller, ReconcileReport } from '../sync/pull/index.js';
+import type { SyncClient } from '../sync/index.js';
 import { isAbort } from './failure-kinds.js';
 import type { FailurePolicy } from './failure-policy.js';
 import { electionDecided } from './leadership.js';

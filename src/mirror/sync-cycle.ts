@@ -1,10 +1,8 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CollectionName } from '../schema/collections.js';
-import { pullCategories } from '../sync/pull/categories.js';
-import type { Puller } from '../sync/pull/pull.js';
-import type { PushReport, Pusher } from '../sync/push/push.js';
-import { reconcileCollection, type ReconcileReport } from '../sync/pull/reconcile.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import { pullCategories, type Puller, reconcileCollection, type ReconcileReport } from '../sync/pull/index.js';
+import type { Pusher, PushReport } from '../sync/push/index.js';
+import type { SyncClient } from '../sync/index.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 
 /** What a sync cycle works with. */

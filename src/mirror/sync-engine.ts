@@ -1,8 +1,8 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CollectionName } from '../schema/collections.js';
-import { createPuller, type Puller } from '../sync/pull/pull.js';
-import { createPusher } from '../sync/push/push.js';
-import type { SyncClient } from '../sync/sync-client.js';
+import { createPuller, type Puller } from '../sync/pull/index.js';
+import { createPusher } from '../sync/push/index.js';
+import type { SyncClient } from '../sync/index.js';
 import { MIRROR_DEFAULTS, type MirrorOptions } from './options.js';
 import type { StatusFeed } from './status-feed.js';
 import { createSyncCycle, type SyncCycle } from './sync-cycle.js';

@@ -1,7 +1,6 @@
 import type { CollectionName } from '../schema/collections.js';
-import type { PullReport } from '../sync/pull/pull.js';
-import type { ReconcileReport } from '../sync/pull/reconcile.js';
-import type { PushReport } from '../sync/push/push.js';
+import type { PullReport, ReconcileReport } from '../sync/pull/index.js';
+import type { PushReport } from '../sync/push/index.js';
 
 /** What one sync run did. */
 export interface SyncReport {

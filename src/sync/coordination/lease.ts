@@ -18,7 +18,7 @@ function leaseOf(row: { value?: unknown } | undefined): Lease | undefined {
  * Takes or renews the lease when it is free, expired or already `owner`'s, in one transaction:
  * true when `owner` holds it now, for `leaseMs` from `now`.
  */
-export function takeLease(db: MirrorDb, owner: string, now: number, leaseMs: number): Promise<boolean> {
+function takeLease(db: MirrorDb, owner: string, now: number, leaseMs: number): Promise<boolean> {
   return db.transaction('rw', db._sync_meta, async () => {
     const lease = leaseOf(await db._sync_meta.get(LEASE_KEY));
     if (!lease || lease.owner === owner || lease.expiresAt <= now) {

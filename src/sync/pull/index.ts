@@ -1,0 +1,14 @@
+/**
+ * The pull (docs/design.md, decision 3): delta traversals by `_v` (`traverse.ts`), page by page,
+ * each page applied with its cursor in one transaction (`apply-records.ts`, `pull.ts`), the next
+ * checkpoint by the safe rule (`checkpoint.ts`); hydrations split into their own tables
+ * (`hydrations.ts`); refused records quarantined (`quarantine.ts`); full reconcile sweeps
+ * (`reconcile.ts`); the category tree (`categories.ts`); records that arrive by other means
+ * (`ingest.ts`).
+ */
+export { pullCategories } from './categories.js';
+export { HYDRATIONS, type Hydration } from './hydrations.js';
+export { applyReadRecords, ingestRecords, type IngestReport } from './ingest.js';
+export { createPuller, type CollectionProgress, type Puller, type PullerOptions, type PullReport } from './pull.js';
+export { quarantineRows } from './quarantine.js';
+export { reconcileCollection, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
