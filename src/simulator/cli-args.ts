@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { SIZE_PRESETS, type SizeOption } from './size.js';
 import type { SimulatorOptions } from './options.js';
+import type { CollectionName } from '../schema/collections.js';
 
 /** A flag the CLI cannot use. */
 export class CliUsageError extends Error {
@@ -32,6 +33,8 @@ export const USAGE = `Usage: npm run sim -- [options]
   --post-response M      records | ids | empty
   --legacy-paths-only    serve only the /list and orders/latest forms
   --orders-over-cap M    error | truncate (orders pages over 6 MB)
+  --missing-collections L  collections this tenant lacks, comma-separated (404 everywhere)
+  --failing-collections L  collections whose list answers 500, comma-separated
   --activity N           registers sell N orders per second
   --help                 this text`;
 
@@ -66,6 +69,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'post-response': { type: 'string' },
         'legacy-paths-only': { type: 'boolean' },
         'orders-over-cap': { type: 'string' },
+        'missing-collections': { type: 'string' },
+        'failing-collections': { type: 'string' },
         activity: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -120,9 +125,21 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (overCap !== 'error' && overCap !== 'truncate') throw new CliUsageError(`--orders-over-cap: expected error or truncate, got "${overCap}"`);
     options.ordersOverCap = overCap;
   }
+  const missing = str('missing-collections');
+  if (missing !== undefined) options.missingCollections = nameList(missing) as CollectionName[];
+  const failing = str('failing-collections');
+  if (failing !== undefined) options.failingCollections = nameList(failing) as CollectionName[];
   const activity = num('activity', (n) => n > 0 && n <= 1000, 'orders per second in (0, 1000]');
   if (activity !== undefined) options.activity = { ordersPerSecond: activity };
   return { help: false, options };
+}
+
+/** A comma-separated list of names; the simulator's options check each one (a ValidationError names a wrong one). */
+function nameList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 function parseSize(raw: string): SizeOption {

@@ -3,6 +3,7 @@
  * selects the other, so clients can be tested against both.
  */
 import { ValidationError, formatIssues, type ValidationIssue } from '../errors/index.js';
+import { isCollectionName, type CollectionName } from '../schema/collections.js';
 
 /** The switches, all optional. */
 export interface SwitchOptions {
@@ -39,6 +40,18 @@ export interface SwitchOptions {
    * @default 6 * 1024 * 1024 (the spec's 6 MB)
    */
   ordersMaxBytes?: number;
+  /**
+   * Collections this tenant lacks (the API "runs in a limited mode"): every path of theirs (lists
+   * in both forms, POST, single records) answers 404. `'categories'` may be listed too.
+   * @default []
+   */
+  missingCollections?: readonly (CollectionName | 'categories')[];
+  /**
+   * Collections whose list answers 500 on every request, at every path form: a persistent
+   * failure of one endpoint. POSTs still work. `'categories'` may be listed too.
+   * @default []
+   */
+  failingCollections?: readonly (CollectionName | 'categories')[];
 }
 
 /** Every switch with its value. */
@@ -52,6 +65,8 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
   legacyPathsOnly: false,
   ordersOverCap: 'error',
   ordersMaxBytes: 6 * 1024 * 1024,
+  missingCollections: [],
+  failingCollections: [],
 };
 
 /** Applies `changes` to `current`, validating each; throws ValidationError naming bad ones. */
@@ -78,6 +93,13 @@ export function applySwitches(current: Switches, changes: SwitchOptions): Switch
   if (changes.ordersMaxBytes !== undefined) {
     if (Number.isSafeInteger(changes.ordersMaxBytes) && changes.ordersMaxBytes >= 2) next.ordersMaxBytes = changes.ordersMaxBytes;
     else issues.push({ path: ['ordersMaxBytes'], message: `expected a whole number of bytes >= 2, got ${String(changes.ordersMaxBytes)}` });
+  }
+  for (const key of ['missingCollections', 'failingCollections'] as const) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    const valid = Array.isArray(value) && value.every((c) => c === 'categories' || isCollectionName(c));
+    if (valid) next[key] = [...value];
+    else issues.push({ path: [key], message: `expected an array of collection names (or 'categories'), got ${String(value)}` });
   }
   if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues, issues.length)}`, { issues });
   return next;

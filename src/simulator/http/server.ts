@@ -11,6 +11,7 @@ import type { Switches } from '../switches.js';
 import type { Faults } from './faults.js';
 import type { RequestLog, LoggedRequest } from './request-log.js';
 import { errorReply, type Reply } from './respond.js';
+import { collectionSwitchReply } from './collection-switches.js';
 import { matchRoute } from './routes.js';
 
 /** Largest request body accepted (bytes); more is answered 413. */
@@ -81,6 +82,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const found = below !== undefined && (below === '' || below.startsWith('/')) ? matchRoute(method, below, switches.legacyPathsOnly) : { allowed: [] };
   if (found.match) entry.route = `${method} ${found.match.route.pattern}`;
 
+  const forced = below === undefined ? undefined : collectionSwitchReply(switches, method, below);
   let reply: Reply;
   if (body === undefined) {
     reply = errorReply(413, 'payload_too_large', `request body over ${MAX_BODY_BYTES} bytes`);
@@ -93,6 +95,8 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     reply = errorReply(500, 'internal', 'internal error (injected); repeat the request');
   } else if (req.headers.authorization !== `A|${state.token}`) {
     reply = errorReply(401, 'unauthorized', 'missing or invalid Authorization header: expected "A|<API token>"');
+  } else if (forced) {
+    reply = forced;
   } else if (!found.match) {
     reply =
       found.allowed.length > 0
