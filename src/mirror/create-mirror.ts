@@ -95,6 +95,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   });
   const watch = createLatestOrdersWatch({ db, client, env, onError: (error) => feed.set({ lastError: describeError(error) }) });
   const control = createSyncControl({
+    db,
     env,
     client,
     lifecycle,

@@ -1,7 +1,9 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
+import { COLLECTIONS } from '../schema/collections.js';
 import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { ObservableValue } from './observable-value.js';
+import { readUnavailable, type ListName } from './collection-availability.js';
 import { OUTBOX_TOUCHED } from './outbox-touch.js';
 import { connectivityChange } from './phases.js';
 import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
@@ -46,6 +48,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     rejected: await db._sync_outbox.where('state').equals('rejected').count(),
     conflicts: await db._sync_conflicts.count(),
     quarantined: await db._sync_quarantine.count(),
+    quarantinedBy: await quarantinedByCollection(db),
+    unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
     touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
   })).subscribe({
     next: ({ touched, ...c }) => {
@@ -73,4 +77,15 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       progress.complete();
     },
   };
+}
+
+/** The quarantine's rows counted per collection (one key range each: rows are keyed `${collection}:...`). */
+async function quarantinedByCollection(db: MirrorDb): Promise<Partial<Record<ListName, number>>> {
+  const counts: Partial<Record<ListName, number>> = {};
+  const names: ListName[] = [...COLLECTIONS, 'categories'];
+  const found = await Promise.all(names.map((name) => db._sync_quarantine.where(':id').startsWith(`${name}:`).count()));
+  names.forEach((name, i) => {
+    if (found[i]! > 0) counts[name] = found[i]!;
+  });
+  return counts;
 }

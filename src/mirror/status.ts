@@ -46,6 +46,29 @@ export interface SyncStatus {
    * is applied (or the server no longer lists it in a reconcile sweep or the category tree).
    */
   quarantined: number;
+  /**
+   * {@link quarantined}, per collection (and `categories`): how many of its records are held back
+   * now. Collections with none are left out.
+   */
+  quarantinedBy: Partial<Record<CollectionName | 'categories', number>>;
+  /**
+   * Collections whose latest pulled page had most of its records refused by the read schema: the
+   * server's data and this version's schema disagree, so the collection stays mostly empty (see
+   * {@link quarantinedBy}). A later page mostly accepted takes it off the list.
+   */
+  refusing: (CollectionName | 'categories')[];
+  /**
+   * Collections (and `categories`) the server lacks: their list answered 404 at every path form.
+   * They are asked again once per reconcile interval, on `resync()`, and when `syncNow()` names
+   * them; their edits wait in the outbox (counted in {@link pendingPushes}) until they are back.
+   */
+  unavailable: (CollectionName | 'categories')[];
+  /**
+   * Collections (and `categories`) whose last pull failed on its own (a 5xx after retries, a body
+   * that is not JSON), with the failure: the other collections synced, and the next run asks
+   * these again. Their edits wait in the outbox.
+   */
+  failing: Partial<Record<CollectionName | 'categories', { name: string; message: string }>>;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -67,6 +90,10 @@ export function initialStatus(online: boolean): SyncStatus {
     rejected: 0,
     conflicts: 0,
     quarantined: 0,
+    quarantinedBy: {},
+    refusing: [],
+    unavailable: [],
+    failing: {},
     lastSyncAt: undefined,
     lastError: undefined,
   };

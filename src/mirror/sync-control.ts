@@ -1,3 +1,4 @@
+import type { MirrorDb } from '../db/mirror-db.js';
 import { PosCloudError, ValidationError } from '../errors/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { createScheduler, type LeaderElector, type SyncEnvironment } from '../sync/coordination/index.js';
@@ -9,6 +10,9 @@ import type { FailurePolicy } from './failure-policy.js';
 import { electionDecided } from './leadership.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createPushSoon } from './push-soon.js';
+import { collectionStatusAfter } from './run-status.js';
+import { pullIsolated } from './isolated-pulls.js';
+import { forgetUnavailable } from './collection-availability.js';
 import type { RunQueue } from './run-queue.js';
 import type { StatusFeed } from './status-feed.js';
 import type { SyncPhase } from './status.js';
@@ -18,6 +22,7 @@ import type { TokenGenerations } from './token-generations.js';
 
 /** What {@link createSyncControl} drives. */
 export interface SyncControlOptions {
+  db: MirrorDb;
   env: SyncEnvironment;
   client: SyncClient;
   lifecycle: Lifecycle;
@@ -98,7 +103,7 @@ export function createSyncControl(o: SyncControlOptions): SyncControl {
       if ((signal.aborted || isAbort(error)) && (phase === 'syncing' || phase === 'initial-sync')) feed.set({ phase: o.restingPhase() });
       throw error;
     }
-    feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined });
+    feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
     return report;
   }
 
@@ -138,6 +143,20 @@ export function createSyncControl(o: SyncControlOptions): SyncControl {
       called.throwIfAborted();
       return fn(queue.signal);
     });
+  }
+
+  /**
+   * Reconcile sweeps of `collections`, each failing alone as a run's pulls do (a collection the
+   * server lacks is marked unavailable, one failing alone shows in `status.failing`); throws when
+   * every one failed on its own, or for a failure that is not about one collection.
+   */
+  async function sweepIsolated(collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
+    const report = emptyReport(true, env.now(), collections);
+    const isolation = { db: o.db, now: env.now, reconcileIntervalMs: 0, explicit: true, report };
+    const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await o.cycle.reconcile(c, signal)), isolation);
+    feed.set(collectionStatusAfter(feed.status.value, report));
+    if (pulled.length === 0 && firstFailure) throw firstFailure.error;
+    return report;
   }
 
   function checkedCollections(what: string, only: CollectionName[] | undefined): readonly CollectionName[] {
@@ -203,18 +222,16 @@ export function createSyncControl(o: SyncControlOptions): SyncControl {
       assertOpen('resync');
       const only = checkedCollections('resync', opts.collections);
       await inTurn(async (signal) => {
+        // A collection the server lacked is asked again.
+        await forgetUnavailable(o.db, only);
         for (const collection of only) await o.puller.reset(collection);
-        for (const collection of only) await o.cycle.reconcile(collection, signal);
+        await sweepIsolated(only, signal);
       });
     },
     async reconcile(opts = {}) {
       assertOpen('reconcile');
       const only = checkedCollections('reconcile', opts.collections);
-      return inTurn(async (signal) => {
-        const reports: ReconcileReport[] = [];
-        for (const collection of only) reports.push(await o.cycle.reconcile(collection, signal));
-        return reports;
-      });
+      return inTurn(async (signal) => (await sweepIsolated(only, signal)).reconciled);
     },
     setToken(token) {
       if (typeof token !== 'string' || token.length === 0) {

@@ -3,6 +3,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { pullCategories, type Puller, reconcileCollection, type ReconcileReport } from '../sync/pull/index.js';
 import type { Pusher, PushReport } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
+import { pullIsolated } from './isolated-pulls.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 
 /** What a sync cycle works with. */
@@ -66,15 +67,17 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
 
   async function reconcileDue(collections: readonly CollectionName[], signal: AbortSignal, report: SyncReport): Promise<void> {
     if (options.reconcileIntervalMs <= 0) return;
+    const due: CollectionName[] = [];
     for (const collection of collections) {
       const row = await db._sync_checkpoints.get(collection);
       if (!row?.initialDone) continue;
       // A completed initial sync counts as a sweep: the first one is due an interval later.
       if (row.reconciledAt === undefined) await db._sync_checkpoints.update(collection, { reconciledAt: now() });
-      else if (now() - row.reconciledAt >= options.reconcileIntervalMs) {
-        report.reconciled.push(await reconcile(collection, signal));
-      }
+      else if (now() - row.reconciledAt >= options.reconcileIntervalMs) due.push(collection);
     }
+    // A sweep fails alone too: the collection was just pulled, so its list exists; it is swept again next run.
+    const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: true, report };
+    await pullIsolated(due, async (c) => void report.reconciled.push(await reconcile(c, signal)), isolation);
   }
 
   return {
@@ -86,10 +89,16 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       signal.throwIfAborted();
       options.onStart(rows.some((r) => !r?.initialDone));
       const report = emptyReport(true, startedAt, collections);
-      for (const collection of collections) report.pulls.push(await puller.pull(collection, signal));
-      if (!only && options.categories) report.categories = await pullCategories(db, client, signal, now);
-      report.push = await pushAndReadBack(collections, signal, report);
-      await reconcileDue(collections, signal, report);
+      const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: only !== undefined, report };
+      const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.pulls.push(await puller.pull(c, signal)), isolation);
+      // Every collection asked failed on its own: the service itself is failing, and the run says so.
+      if (pulled.length === 0 && firstFailure) throw firstFailure.error;
+      if (!only && options.categories) {
+        await pullIsolated(['categories'], async () => void (report.categories = await pullCategories(db, client, signal, now)), isolation);
+      }
+      // Only collections pulled in this run are pushed: the check for conflicts needs the server's latest state.
+      report.push = await pushAndReadBack(pulled, signal, report);
+      await reconcileDue(pulled, signal, report);
       report.finishedAt = now();
       return report;
     },
@@ -99,8 +108,12 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const withEntries = new Set(entries.map((e) => e.collection));
       const pending = options.collections.filter((c) => withEntries.has(c));
       if (pending.length === 0) return;
-      for (const collection of pending) await puller.pull(collection, signal);
-      await pushAndReadBack(pending, signal);
+      const report = emptyReport(true, now(), pending);
+      // Collections the server lacks are not asked here: their edits wait for the run that finds them back.
+      const isolation = { db, now, reconcileIntervalMs: Number.POSITIVE_INFINITY, explicit: false, report };
+      const { pulled, firstFailure } = await pullIsolated(pending, async (c) => void (await puller.pull(c, signal)), isolation);
+      if (pulled.length === 0 && firstFailure) throw firstFailure.error;
+      if (pulled.length > 0) await pushAndReadBack(pulled, signal);
     },
     reconcile,
   };

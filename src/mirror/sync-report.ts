@@ -18,6 +18,24 @@ export interface SyncReport {
   reconciled: ReconcileReport[];
   /** Collections of this run. */
   collections: CollectionName[];
+  /**
+   * Collections (and the category tree) whose pull failed on its own in this run: a 5xx after
+   * the client's retries, a body that is not JSON or not a list. The others were pulled and
+   * pushed; the next run asks these again. Their edits wait in the outbox.
+   */
+  failed: CollectionFailure[];
+  /**
+   * Collections (and the category tree) the server lacks (404 at every path form), whether found
+   * so in this run or skipped because they were (asked again once per reconcile interval, on
+   * `resync()`, and when `syncNow({ collections })` names them). Their edits wait in the outbox.
+   */
+  unavailable: (CollectionName | 'categories')[];
+}
+
+/** A collection whose pull failed, and why (name and message, no secrets). */
+export interface CollectionFailure {
+  collection: CollectionName | 'categories';
+  error: { name: string; message: string };
 }
 
 /** A report of a run that has done nothing yet (or, with `ran` false, of a run skipped): no pulls, no push, no sweep. */
@@ -31,5 +49,7 @@ export function emptyReport(ran: boolean, startedAt: number, collections: readon
     categories: undefined,
     reconciled: [],
     collections: [...collections],
+    failed: [],
+    unavailable: [],
   };
 }

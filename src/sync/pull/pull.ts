@@ -28,6 +28,13 @@ export interface PullReport {
    * parents applied without them.
    */
   quarantined: number;
+  /**
+   * True when, on at least one page, the read schema refused most of the records (more than
+   * half): the server's data and this version's schema disagree, and the collection stays mostly
+   * empty until they agree. The refused records are in quarantine, counted per collection in
+   * `status.quarantinedBy`.
+   */
+  mostlyRefused: boolean;
   checkpoint: number;
 }
 
@@ -75,7 +82,7 @@ export function createPuller(options: PullerOptions): Puller {
     // An interrupted traversal resumes at its last applied page, with its original start
     // time: records before the resume point may have changed since then.
     let cursor: TraversalCursor | undefined = row.cursor;
-    const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, checkpoint: row.checkpoint };
+    const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, mostlyRefused: false, checkpoint: row.checkpoint };
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
     const elapsed = startStopwatch(now);
@@ -112,6 +119,7 @@ export function createPuller(options: PullerOptions): Puller {
         report.pages++;
         report.received += page.length;
         report.quarantined += refused.rows.length;
+        if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refused.rescued.length)) report.mostlyRefused = true;
         progress.pages++;
         progress.records = cursor?.records ?? progress.records;
         options.onProgress?.(collection, { ...progress });
@@ -138,4 +146,9 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   return { pull, reset };
+}
+
+/** More than half of a page's records were refused (and not applied without a bad child). */
+export function mostlyRefused(records: number, refused: number): boolean {
+  return refused * 2 > records;
 }
