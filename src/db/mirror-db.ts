@@ -3,6 +3,8 @@ import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { foldInflightRows } from './inflight.js';
 import { quarantineKey } from './quarantine-key.js';
+import { productSearchIndex } from './search-index.js';
+import { productSearchWords, SEARCH_FIELD } from './search-words.js';
 import { buildStores, INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
 import type {
   CheckpointRow,
@@ -79,6 +81,19 @@ export class MirrorDb extends Dexie {
     // Version 6 adds `_sync_inflight`, the write-ahead snapshots of batch POSTs (see `InflightRow`).
     // Nothing moves: an outbox entry of an older database keeps its `sent` snapshot, still read.
     this.version(6).stores({ [SYNC_TABLES.inflight]: INFLIGHT_STORE });
+    // Version 7 indexes each product's search words (`__search`, multi-entry), which a middleware
+    // keeps current on every write; products stored before are given theirs.
+    this.version(7)
+      .stores({ products: `${buildStores(options.indexes).products}, *${SEARCH_FIELD}` })
+      .upgrade((tx) =>
+        tx
+          .table('products')
+          .toCollection()
+          .modify((product: StoredRecord) => {
+            product[SEARCH_FIELD] = productSearchWords(product);
+          }),
+      );
+    this.use(productSearchIndex);
     // Batch snapshots a dead process left are moved onto their entries as soon as the database
     // opens (a push does it again before each collection, for a tab that stayed open meanwhile).
     this.on('ready', (vip) => foldLeftoverInflight(vip), true);

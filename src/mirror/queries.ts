@@ -2,6 +2,10 @@ import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
+import { isLive } from './live-records.js';
+import { searchProducts } from './product-search.js';
+
+export { isLive } from './live-records.js';
 
 /** A category with its children, rebuilt from the flattened `categories` table. */
 export type CategoryTreeNode = StoredRecord & { children: CategoryTreeNode[] };
@@ -19,8 +23,10 @@ export interface MirrorQueries {
   /** The product whose barcode, EAN-13 or SKU is `code`. */
   productByCode(code: string): Promise<StoredRecord | undefined>;
   /**
-   * Live products whose name starts with `text` (case-insensitive), or whose code equals it (that
-   * one first), at most `limit` (default 50).
+   * Live products matching `text`, best first, at most `limit` (default 50): every word typed
+   * starts a word of the name, the alternative name, the SKU, barcode, EAN or UPC, or the
+   * category's name, ignoring case and diacritics. The product whose code is the text comes first,
+   * then whole-word matches, then prefixes (see `searchProducts` in `product-search.ts`).
    */
   searchProducts(text: string, opts?: { limit?: number }): Promise<StoredRecord[]>;
   /** The price-matrix row of a product in force at `at` (default now), for a shop if given. */
@@ -32,15 +38,6 @@ export interface MirrorQueries {
   categoryTree(): Promise<CategoryTreeNode[]>;
   /** Stock history rows of a warehouse, optionally of one product (`id_record`). */
   stockRows(idWarehouse: Id, opts?: { idProduct?: Id }): Promise<StoredRecord[]>;
-}
-
-/**
- * True for a record that is not deleted: `_d` unset or 0, and, for a product, `visible` not false
- * (spec: "visible false on a product means deleted"). On other records `visible` only says whether
- * to show them (a hidden shop, register or category still exists), so apps decide about it.
- */
-export function isLive(record: StoredRecord): boolean {
-  return !record._d && !(record._t === 'products' && record.visible === false);
 }
 
 /** Creates the {@link MirrorQueries} over a database. */
@@ -69,24 +66,8 @@ export function createQueries(db: MirrorDb): MirrorQueries {
       }
       return undefined;
     },
-    async searchProducts(text, opts = {}) {
-      const limit = opts.limit ?? 50;
-      const query = text.trim();
-      if (query === '') return [];
-      const byId = new Map<string, StoredRecord>();
-      const exact = await this.productByCode(query);
-      if (exact) byId.set(exact.id, exact);
-      const room = limit - byId.size;
-      if (room <= 0) return [...byId.values()];
-      // Deleted products are skipped before the limit counts, so they never crowd out live ones.
-      const byName = await db.products
-        .where('name')
-        .startsWithIgnoreCase(query)
-        .filter((p) => isLive(p) && !byId.has(p.id))
-        .limit(room)
-        .toArray();
-      for (const p of byName) byId.set(p.id, p);
-      return [...byId.values()];
+    searchProducts(text, opts = {}) {
+      return searchProducts(db, text, opts.limit ?? 50);
     },
     async priceOf(idProduct, opts = {}) {
       const at = opts.at ?? Date.now();
