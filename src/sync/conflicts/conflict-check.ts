@@ -29,7 +29,7 @@ export function knownServerState(entry: OutboxEntry, local: StoredRecord | undef
 }
 
 /**
- * Decides what a push does with one pending entry (DESIGN.md decision 7):
+ * Decides what a push does with one pending entry (docs/design.md, decision 7):
  * - the server did not change the record since the edit's base: push the app's changes on it;
  * - the server holds what an earlier push sent (its `sent` snapshot) whose answer was lost: that
  *   push counts as done, and the state it wrote (the server state with the sent record laid on

@@ -25,7 +25,7 @@ export type ConflictResolver = (
 
 /**
  * How a push settles a record that the server changed since the local edit was made on it
- * (DESIGN.md decision 7). Changes to different fields always merge; the strategy only decides
+ * (docs/design.md, decision 7). Changes to different fields always merge; the strategy only decides
  * fields changed on both sides, and deletions against edits:
  * - `merge`: leaves them unresolved, as conflict rows;
  * - `server-wins`: the server's values (a deletion on either side against an edit: the server's record);

@@ -13,7 +13,7 @@ export interface MergeResult {
 
 /**
  * Three-way merge of one record, field by field over the union of the keys of the three sides
- * (DESIGN.md decision 7):
+ * (docs/design.md, decision 7):
  * - a field changed on one side only takes that side's value;
  * - a field changed on both sides to equal values is not a conflict;
  * - a field changed on both sides to different values is a conflict, and the merged record

@@ -45,7 +45,7 @@ export interface LeaderElector {
 }
 
 /**
- * Exactly one syncing instance per database (DESIGN.md decision 10). With Web Locks the leader
+ * Exactly one syncing instance per database (docs/design.md, decision 10). With Web Locks the leader
  * holds an exclusive lock for as long as it lives; the browser hands the lock to a waiting tab
  * when the leader's tab closes or crashes. Where Web Locks are missing (Node, old browsers) a
  * lease row in `_sync_meta` is taken and renewed in transactions; a follower takes over when the

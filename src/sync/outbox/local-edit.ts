@@ -17,7 +17,7 @@ export interface LocalEditOptions {
 }
 
 /**
- * Saves a local edit (DESIGN.md decision 5): validates it, writes the record to its table and
+ * Saves a local edit (docs/design.md, decision 5): validates it, writes the record to its table and
  * folds the change into the record's outbox entry, in one transaction. Returns the record's id.
  *
  * - No `id`, or id 0: a new record. It gets an id from the documented composition
@@ -83,7 +83,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
 }
 
 /**
- * Soft-deletes a record locally (DESIGN.md decision 9): `_d` = now and, for products, `visible`
+ * Soft-deletes a record locally (docs/design.md, decision 9): `_d` = now and, for products, `visible`
  * false. It syncs like any edit (outbox op `delete`). Deleting a record that is already deleted
  * does nothing; an id the mirror does not hold is a `ValidationError`.
  */

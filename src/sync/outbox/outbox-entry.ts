@@ -20,7 +20,7 @@ export interface LocalEdit {
 
 /**
  * The outbox entry after an edit: a new entry, or the record's existing one with the edit folded
- * in (DESIGN.md decision 5). One entry per record however many edits it took:
+ * in (docs/design.md, decision 5). One entry per record however many edits it took:
  * - `changed` is the union of the fields changed by every edit;
  * - `base` stays the server state the first edit was made on (a pull may have moved `server`);
  * - a create stays a create until the server acknowledged it; a delete wins over earlier edits;

@@ -1,7 +1,7 @@
 import type { PageLike } from '../sync-client.js';
 
 /**
- * The safe checkpoint rule (DESIGN.md decision 3).
+ * The safe checkpoint rule (docs/design.md, decision 3).
  *
  * Records change while a traversal runs: a record with a small id edited mid-traversal can
  * carry a `_v` below the highest `_v` seen and, if the checkpoint jumped to that maximum, it

@@ -15,7 +15,7 @@ export interface Hydration {
   child: CollectionName;
 }
 
-/** The hydrations, by parent collection (DESIGN.md decision 8). */
+/** The hydrations, by parent collection (docs/design.md, decision 8). */
 export const HYDRATIONS: Readonly<Partial<Record<CollectionName, Hydration>>> = {
   products: { field: '__price_matrix_model', child: 'product_price_matrix' },
   orders: { field: '__order_details', child: 'order_details' },
@@ -26,7 +26,7 @@ const CHILD_BY_FIELD = new Map<string, CollectionName>(Object.values(HYDRATIONS)
 
 /**
  * Hydrations (`__price_matrix_model` in products, `__order_details` in an order fetched with its
- * items) are split into their own tables on the way in (DESIGN.md decision 8). Returns the parent
+ * items) are split into their own tables on the way in (docs/design.md, decision 8). Returns the parent
  * without any `__` field, and the children. Unknown hydrations are dropped from the stored parent:
  * they are derived data the server recomputes, and they are never sent back.
  */

@@ -58,7 +58,7 @@ export interface PullerOptions {
   onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
 }
 
-/** Pulls deltas of collections into the mirror (DESIGN.md decision 3). */
+/** Pulls deltas of collections into the mirror (docs/design.md, decision 3). */
 export interface Puller {
   /** One delta traversal of `collection`, resumed from its saved cursor if one was interrupted. */
   pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport>;

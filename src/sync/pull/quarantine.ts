@@ -8,7 +8,7 @@ import { rescueParent } from './hydrations.js';
 import type { RejectedLike } from '../sync-client.js';
 
 /**
- * Quarantine rows for server records the read schema refused (DESIGN.md decision 11): each is
+ * Quarantine rows for server records the read schema refused (docs/design.md, decision 11): each is
  * kept exactly as received with the reasons, never applied, and never taken for a deletion.
  * Each row is keyed by its record ({@link quarantineRow}), so writing them with
  * {@link holdInQuarantine} replaces the row of a record refused before.

@@ -9,7 +9,7 @@ import { isTombstone } from '../records/tombstone.js';
 
 /**
  * Settles the entries of a POST the server acknowledged, in one transaction. An entry leaves
- * the outbox only here (DESIGN.md decision 6), and only when nothing moved while the POST was
+ * the outbox only here (docs/design.md, decision 6), and only when nothing moved while the POST was
  * in flight. When something did, the entry stays, rebased on what was sent (`base` = the sent
  * record, the `sent` snapshot dropped):
  * - the app edited the record again (`localVersion` moved): `changed` becomes the fields whose

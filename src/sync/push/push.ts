@@ -45,7 +45,7 @@ export interface PushOptions {
   collections?: readonly CollectionName[] | undefined;
 }
 
-/** Pushes the outbox to the service (DESIGN.md decisions 6 and 7). */
+/** Pushes the outbox to the service (docs/design.md, decisions 6 and 7). */
 export interface Pusher {
   /**
    * Pushes every pending entry of the given collections, parents before children, each

@@ -3,7 +3,7 @@ import type { CollectionName } from '../../schema/collections.js';
 
 /**
  * True when a record is deleted: `_d` set, or, for products, `visible` false (spec: "visible
- * false on a product means deleted"; DESIGN.md decision 9).
+ * false on a product means deleted"; docs/design.md, decision 9).
  */
 export function isTombstone(collection: CollectionName, record: StoredRecord): boolean {
   if (typeof record._d === 'number' && record._d !== 0) return true;

@@ -10,7 +10,7 @@ import { isReadOnlyKey } from '../../schema/index.js';
 export type WireRecord = { id: Id; [field: string]: unknown };
 
 /**
- * True for fields a POST never carries (DESIGN.md decision 8):
+ * True for fields a POST never carries (docs/design.md, decision 8):
  * - `pgx` is the service's internal key and "must be ignored";
  * - `_u_dyn` is read-only;
  * - `_v` defaults to the current time on the server: sending an old one risks the server
