@@ -1,23 +1,18 @@
 import type { MirrorDb } from '../db/mirror-db.js';
-import { PosCloudError, ValidationError } from '../errors/index.js';
+import { PosCloudError } from '../errors/index.js';
 import type { CollectionName } from '../schema/collections.js';
-import { createScheduler, type LeaderElector, type SyncEnvironment } from '../sync/coordination/index.js';
-import { assertCollection } from '../sync/outbox/index.js';
+import { createScheduler, type LeaderElector, type Scheduler, type SyncEnvironment } from '../sync/coordination/index.js';
 import type { Puller, ReconcileReport } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
-import { isAbort } from './failure-kinds.js';
 import type { FailurePolicy } from './failure-policy.js';
-import { electionDecided } from './leadership.js';
 import type { Lifecycle } from './lifecycle.js';
-import { createPushSoon } from './push-soon.js';
-import { collectionStatusAfter } from './run-status.js';
-import { pullIsolated } from './isolated-pulls.js';
-import { forgetUnavailable } from './collection-availability.js';
+import { createPushSoon, type PushSoon } from './push-soon.js';
 import type { RunQueue } from './run-queue.js';
 import type { StatusFeed } from './status-feed.js';
 import type { SyncPhase } from './status.js';
 import type { SyncCycle } from './sync-cycle.js';
-import { emptyReport, type SyncReport } from './sync-report.js';
+import type { SyncReport } from './sync-report.js';
+import { createSyncRuns, type SyncRuns } from './sync-runs.js';
 import type { TokenGenerations } from './token-generations.js';
 
 /** What {@link createSyncControl} drives. */
@@ -62,194 +57,132 @@ const abort = (message: string) => new DOMException(message, 'AbortError');
 
 /**
  * Creates the {@link SyncControl}. The lifecycle's state decides what each call does (see
- * `lifecycle.ts`); every pull and push goes through the run queue, one at a time.
+ * `lifecycle.ts`); every pull and push goes through the run queue, one at a time (the runs
+ * themselves are in `sync-runs.ts`).
  */
-export function createSyncControl(o: SyncControlOptions): SyncControl {
-  const { lifecycle, queue, feed, elector, env, failures } = o;
-  let stopping: Promise<void> | undefined;
-  let closing: Promise<void> | undefined;
+export function createSyncControl(options: SyncControlOptions): SyncControl {
+  return new Control(options);
+}
 
-  const scheduler = createScheduler({
-    env,
-    intervalMs: o.pollIntervalMs,
-    onFailure: failures.onFailure,
-    run: (signal) => queue.run(() => runCycle(signal)).then(() => undefined),
-  });
-  const pushSoon = createPushSoon({
-    env,
-    queue,
-    mayPush: () => lifecycle.running && elector.isLeader,
-    paused: () => scheduler.paused,
-    push: (signal) => o.tokens.track(() => o.cycle.pushPending(signal)),
-    // Paused, not stopped, so that `setToken` (through `resume`) brings the schedule back.
-    onFailure: (error, signal) => pauseOn(failures.afterRun(error, signal)),
-  });
+/** The {@link SyncControl} of one mirror. */
+class Control implements SyncControl {
+  readonly #o: SyncControlOptions;
+  readonly #scheduler: Scheduler;
+  readonly #runs: SyncRuns;
+  readonly #pushSoon: PushSoon;
+  /** The stop winding down, if one is. */
+  #stopping: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
 
-  function pauseOn(action: 'retry' | 'pause'): void {
-    if (action === 'pause') scheduler.pause();
+  constructor(o: SyncControlOptions) {
+    this.#o = o;
+    const { env, queue, lifecycle, elector, failures } = o;
+    this.#scheduler = createScheduler({
+      env,
+      intervalMs: o.pollIntervalMs,
+      onFailure: failures.onFailure,
+      run: (signal) => queue.run(() => this.#runs.run(signal)).then(() => undefined),
+    });
+    this.#runs = createSyncRuns({ ...o, schedule: this.#scheduler, assertOpen: (what) => this.assertOpen(what) });
+    this.#pushSoon = createPushSoon({
+      env,
+      queue,
+      mayPush: () => lifecycle.running && elector.isLeader,
+      paused: () => this.#scheduler.paused,
+      push: (signal) => o.tokens.track(() => o.cycle.pushPending(signal)),
+      // Paused, not stopped, so that `setToken` (through `resume`) brings the schedule back.
+      onFailure: (error, signal) => this.#runs.pauseOn(failures.afterRun(error, signal)),
+    });
   }
 
-  function assertOpen(what: string): void {
-    if (lifecycle.closed) throw new PosCloudError(`${what}: the mirror is closed`);
+  assertOpen(what: string): void {
+    if (this.#o.lifecycle.closed) throw new PosCloudError(`${what}: the mirror is closed`);
   }
 
-  async function runCycle(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
-    let report: SyncReport;
-    try {
-      report = await o.tokens.track(() => o.cycle.run(signal, only));
-    } catch (error) {
-      // A run cut short on purpose: a status still saying it syncs goes back to rest.
-      const phase = feed.status.value.phase;
-      if ((signal.aborted || isAbort(error)) && (phase === 'syncing' || phase === 'initial-sync')) feed.set({ phase: o.restingPhase() });
-      throw error;
-    }
-    feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
-    return report;
+  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport> {
+    return this.#runs.syncNow(opts);
+  }
+
+  resync(opts?: { collections?: CollectionName[] }): Promise<void> {
+    return this.#runs.resync(opts);
+  }
+
+  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]> {
+    return this.#runs.reconcile(opts);
+  }
+
+  setToken(token: string): void {
+    this.#runs.setToken(token);
+  }
+
+  nudge(): void {
+    this.#pushSoon.nudge();
+  }
+
+  async start(): Promise<void> {
+    this.assertOpen('start');
+    const { from, to } = this.#o.lifecycle.send('start');
+    // A stop() still winding down finishes first: it would otherwise stop what this start begins.
+    if (to === 'restarting') await this.#stopping;
+    else if (from !== 'running') this.#beginRunning();
+  }
+
+  stop(): Promise<void> {
+    const { from } = this.#o.lifecycle.send('stop');
+    if (from !== 'running') return this.#stopping ?? Promise.resolve();
+    return this.#windDown();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const { lifecycle, queue } = this.#o;
+      const { from } = lifecycle.send('close');
+      await (from === 'running' ? this.#windDown() : this.#stopping);
+      // A syncNow(), resync() or reconcile() of a mirror never started is not ended by a stop.
+      queue.renew(abort('mirror closed'));
+      await queue.drained();
+      lifecycle.send('closed');
+      this.#o.release();
+    })();
+    return this.#closing;
+  }
+
+  onLeaderChange(leader: boolean): void {
+    const { lifecycle, queue, feed } = this.#o;
+    // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
+    if (!leader && lifecycle.running) queue.renew(abort('another tab or worker leads now'));
+    feed.set({ leader, phase: lifecycle.running ? this.#o.restingPhase() : feed.status.value.phase });
+    if (leader && lifecycle.running) this.#scheduler.start();
+    if (!leader) void this.#scheduler.stop();
   }
 
   /** The lifecycle has just moved to `running`: campaign, and sync once leading. */
-  function beginRunning(): void {
-    queue.begin();
-    feed.set({ phase: o.restingPhase() });
-    void env.persistStorage().catch(() => undefined);
-    elector.start();
+  #beginRunning(): void {
+    this.#o.queue.begin();
+    this.#o.feed.set({ phase: this.#o.restingPhase() });
+    void this.#o.env.persistStorage().catch(() => undefined);
+    this.#o.elector.start();
   }
 
   /** What `stop()` does to a running mirror (and `close()` to one): ends the schedule, the election and the runs under way. */
-  function windDown(): Promise<void> {
-    pushSoon.cancel();
+  #windDown(): Promise<void> {
+    const { lifecycle, queue, feed, elector } = this.#o;
+    this.#pushSoon.cancel();
     // A syncNow(), resync() or reconcile() called after this stop runs, as on a mirror never started.
     queue.renew(abort('mirror stopped'));
     const done = (async () => {
-      await scheduler.stop();
+      await this.#scheduler.stop();
       await elector.stop();
       await queue.settled();
       const { to } = lifecycle.send('stopped');
       if (!lifecycle.closed) feed.set({ phase: 'stopped', leader: false });
       // A start() came while this stop wound down, and no stop() after it.
-      if (to === 'running') beginRunning();
+      if (to === 'running') this.#beginRunning();
     })();
     const tracked: Promise<void> = done.finally(() => {
-      if (stopping === tracked) stopping = undefined;
+      if (this.#stopping === tracked) this.#stopping = undefined;
     });
-    stopping = tracked;
+    this.#stopping = tracked;
     return tracked;
   }
-
-  /** Runs `fn` in its turn unless the lifetime it was called in has ended (stop, close, step down) by then. */
-  function inTurn<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const called = queue.signal;
-    return queue.run(async () => {
-      called.throwIfAborted();
-      return fn(queue.signal);
-    });
-  }
-
-  /**
-   * Reconcile sweeps of `collections`, each failing alone as a run's pulls do (a collection the
-   * server lacks is marked unavailable, one failing alone shows in `status.failing`); throws when
-   * every one failed on its own, or for a failure that is not about one collection.
-   */
-  async function sweepIsolated(collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
-    const report = emptyReport(true, env.now(), collections);
-    const isolation = { db: o.db, now: env.now, reconcileIntervalMs: 0, explicit: true, report };
-    const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await o.cycle.reconcile(c, signal)), isolation);
-    feed.set(collectionStatusAfter(feed.status.value, report));
-    if (pulled.length === 0 && firstFailure) throw firstFailure.error;
-    return report;
-  }
-
-  function checkedCollections(what: string, only: CollectionName[] | undefined): readonly CollectionName[] {
-    const collections = only ?? o.collections;
-    collections.forEach((c) => assertCollection(c, what));
-    return collections;
-  }
-
-  return {
-    assertOpen,
-    async start() {
-      assertOpen('start');
-      const { from, to } = lifecycle.send('start');
-      // A stop() still winding down finishes first: it would otherwise stop what this start begins.
-      if (to === 'restarting') await stopping;
-      else if (from !== 'running') beginRunning();
-    },
-    stop() {
-      const { from } = lifecycle.send('stop');
-      if (from !== 'running') return stopping ?? Promise.resolve();
-      return windDown();
-    },
-    close() {
-      closing ??= (async () => {
-        const { from } = lifecycle.send('close');
-        await (from === 'running' ? windDown() : stopping);
-        // A syncNow(), resync() or reconcile() of a mirror never started is not ended by a stop.
-        queue.renew(abort('mirror closed'));
-        await queue.drained();
-        lifecycle.send('closed');
-        o.release();
-      })();
-      return closing;
-    },
-    async syncNow(opts = {}) {
-      assertOpen('syncNow');
-      const only = opts.collections;
-      if (only !== undefined) checkedCollections('syncNow', only);
-      // Right after start() the election may not be decided yet: an undecided tab is no follower.
-      if (lifecycle.running) await electionDecided(elector, env);
-      assertOpen('syncNow');
-      if (lifecycle.running && !elector.isLeader) return emptyReport(false, env.now(), []);
-      // The lifetime the call was made in: a stop(), close() or step-down before its turn comes ends it.
-      const called = queue.signal;
-      let signal = called;
-      try {
-        const report = await queue.run(async () => {
-          // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
-          if (lifecycle.running && !elector.isLeader) return undefined;
-          called.throwIfAborted();
-          signal = queue.signal;
-          return runCycle(signal, only);
-        });
-        if (report === undefined) return emptyReport(false, env.now(), []);
-        if (scheduler.paused) scheduler.resume();
-        return report;
-      } catch (error) {
-        pauseOn(failures.afterRun(error, signal));
-        throw error;
-      }
-    },
-    async resync(opts = {}) {
-      assertOpen('resync');
-      const only = checkedCollections('resync', opts.collections);
-      await inTurn(async (signal) => {
-        // A collection the server lacked is asked again.
-        await forgetUnavailable(o.db, only);
-        for (const collection of only) await o.puller.reset(collection);
-        await sweepIsolated(only, signal);
-      });
-    },
-    async reconcile(opts = {}) {
-      assertOpen('reconcile');
-      const only = checkedCollections('reconcile', opts.collections);
-      return inTurn(async (signal) => (await sweepIsolated(only, signal)).reconciled);
-    },
-    setToken(token) {
-      if (typeof token !== 'string' || token.length === 0) {
-        throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
-      }
-      if (!o.client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
-      o.client.setToken(token);
-      o.tokens.bump();
-      if (feed.status.value.phase === 'auth-error') feed.set({ phase: o.restingPhase(), lastError: undefined });
-      scheduler.resume();
-    },
-    nudge: () => pushSoon.nudge(),
-    onLeaderChange(leader) {
-      // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
-      if (!leader && lifecycle.running) queue.renew(abort('another tab or worker leads now'));
-      feed.set({ leader, phase: lifecycle.running ? o.restingPhase() : feed.status.value.phase });
-      if (leader && lifecycle.running) scheduler.start();
-      if (!leader) void scheduler.stop();
-    },
-  };
 }
