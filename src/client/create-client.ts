@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors/index.js';
 import { stringifyJson } from '../json/index.js';
-import { warehouseStatusSchema } from '../schema/index.js';
+import { parseWarehouseStatus } from '../schema/index.js';
 import { toValidationIssues } from '../schema/issues.js';
 import { checkToken, resolveClientOptions, type ClientOptions } from './client-options.js';
 import type { Client } from './client.js';
@@ -106,7 +106,7 @@ export function createClient(options: ClientOptions): Client {
       const where = 'warehouseStatus';
       const call = checkCallOptions(options, where);
       const response = await post('reports/generic/warehouse_status', prepareWarehouseStatusBody(body, where), READ, call);
-      const result = warehouseStatusSchema.safeParse(response.value);
+      const result = parseWarehouseStatus(response.value);
       if (result.success) return result.data;
       throw invalidBody(response, toValidationIssues(result.error.issues));
     },

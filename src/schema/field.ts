@@ -8,7 +8,14 @@ import { idField, idValue } from './id-field.js';
 export interface Kind<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   readonly write: W;
   readonly read: R;
+  /** How a loosely typed backend may write the value instead (see `loose-values.ts`). */
+  readonly loose?: LooseKind;
+  /** The spec documents null for it ("X or null"): a loosely typed backend's `""` reads as null. */
+  readonly emptyIsNull?: true;
 }
+
+/** The value types a loosely typed backend writes in another form (numbers as strings, booleans as 0/1). */
+export type LooseKind = 'number' | 'integer' | 'boolean';
 
 /**
  * One field of a resource table, in both faces: a {@link Kind} whose presence is decided. Read
@@ -26,6 +33,7 @@ type Lenient<R extends z.ZodType> = z.ZodOptional<z.ZodNullable<R>>;
 // Read faces are shared: every number field of every table is parsed by the same schema object,
 // so zod's calls from one layer to the next always meet the same target and V8 can inline them.
 const readNumber = z.number();
+const readInteger = z.int();
 const readString = z.string();
 const readBoolean = z.boolean();
 const lenientFaces = new WeakMap<z.ZodType, z.ZodType>();
@@ -50,20 +58,20 @@ export function id(): Kind<typeof idField, typeof idValue> {
   return { write: idField, read: idValue };
 }
 
-/** `integer`, optionally `>= min`. Whole numbers on write; any finite number is kept on read. */
-export function int(rule: { min?: number } = {}): Kind<z.ZodInt, z.ZodNumber> {
+/** `integer`, optionally `>= min`. Whole numbers on write and on read (ranges checked on write only). */
+export function int(rule: { min?: number } = {}): Kind<z.ZodInt, z.ZodInt> {
   const write = rule.min === undefined ? z.int() : z.int().min(rule.min);
-  return { write, read: readNumber };
+  return { write, read: readInteger, loose: 'integer' };
 }
 
 /** `number` (fractions allowed), optionally `>= min`. */
 export function num(rule: { min?: number } = {}): Kind<z.ZodNumber, z.ZodNumber> {
   const write = rule.min === undefined ? z.number() : z.number().min(rule.min);
-  return { write, read: readNumber };
+  return { write, read: readNumber, loose: 'number' };
 }
 
 /** A time: integer Unix milliseconds (spec convention 1). */
-export function time(): Kind<z.ZodInt, z.ZodNumber> {
+export function time(): Kind<z.ZodInt, z.ZodInt> {
   return int();
 }
 
@@ -80,7 +88,7 @@ export function email(): Kind<z.ZodEmail, z.ZodString> {
 
 /** `boolean`. */
 export function bool(): Kind<z.ZodBoolean, z.ZodBoolean> {
-  return { write: z.boolean(), read: readBoolean };
+  return { write: z.boolean(), read: readBoolean, loose: 'boolean' };
 }
 
 /** One of a fixed set of strings (checked on write only: a new value from the server is kept). */
@@ -94,14 +102,14 @@ export function oneOf<const V extends readonly [string, ...string[]]>(
 export function nullable<W extends z.ZodType, R extends z.ZodType>(
   kind: Kind<W, R>,
 ): Kind<z.ZodNullable<W>, R> {
-  return { write: kind.write.nullable(), read: kind.read };
+  return { ...kind, write: kind.write.nullable(), emptyIsNull: true };
 }
 
 // ---- presence: required, optional, defaulted -----------------------------------------------
 
 /** Required on write (no default). On read it may be missing or null. */
 export function required<W extends z.ZodType, R extends z.ZodType>(kind: Kind<W, R>): Field<W, Lenient<R>> {
-  return { write: kind.write, read: lenient(kind.read) };
+  return { ...kind, write: kind.write, read: lenient(kind.read) };
 }
 
 /**
@@ -121,7 +129,7 @@ export function requiredRef(): Field<typeof idField, Lenient<typeof idValue>> {
 export function optional<W extends z.ZodType, R extends z.ZodType>(
   kind: Kind<W, R>,
 ): Field<z.ZodOptional<z.ZodNullable<W>>, Lenient<R>> {
-  return { write: kind.write.nullable().optional(), read: lenient(kind.read) };
+  return { ...kind, write: kind.write.nullable().optional(), read: lenient(kind.read), emptyIsNull: true };
 }
 
 /**
@@ -133,5 +141,5 @@ export function withDefault<W extends z.ZodType, R extends z.ZodType>(
   value: z.output<W> | (() => z.output<W>),
 ): Field<z.ZodDefault<W>, Lenient<R>> {
   const write = (kind.write as z.ZodType).default(value as never) as unknown as z.ZodDefault<W>;
-  return { write, read: lenient(kind.read) };
+  return { ...kind, write, read: lenient(kind.read) };
 }

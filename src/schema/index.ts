@@ -16,7 +16,7 @@ export { parseRecord, type ParseRecordResult } from './parse-record.js';
 export { validateWrite, type ValidateWriteOptions } from './validate-write.js';
 export { isReadOnlyKey } from './record-schema.js';
 export { categoryNodeSchema, categoryWriteSchema } from './records/categories.js';
-export { warehouseStatusRowSchema, warehouseStatusSchema } from './records/warehouse-status.js';
+export { parseWarehouseStatus, warehouseStatusRowSchema, warehouseStatusSchema } from './records/warehouse-status.js';
 export { moneyToDecimalString, decimalToMoney, formatMoney } from './money.js';
 export { reductionPercentToPercent, percentToReductionPercent } from './reduction-percent.js';
 export { toDate, fromDate } from './time.js';

@@ -25,6 +25,24 @@ describe('products read face', () => {
     });
   });
 
+  it('reads the loosely typed values of a product and its model as the documented types', () => {
+    const result = parseRecord('products', {
+      id: '12',
+      _v: '1700000000000',
+      name: 'Espresso',
+      node_sort: '0',
+      visible: 1,
+      inventory_management: '0',
+      tax_pst_rate: '1.21',
+      height: '',
+      __price_matrix_model: { id: '77', _v: '9', id_product: '12', currency: 'CZK', unit_price_regular_tax_excl: '41300', unit_price_base_tax_incl: '49.5', unit_price_a_tax_excl: '' },
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.record).toMatchObject({ _v: 1_700_000_000_000, node_sort: 0, visible: true, inventory_management: false, tax_pst_rate: 1.21, height: null });
+    expect(result.record.__price_matrix_model).toMatchObject({ _v: 9, unit_price_regular_tax_excl: 41300, unit_price_base_tax_incl: 49.5, unit_price_a_tax_excl: null });
+  });
+
   it('accepts a null model, and rejects a model whose id is bad, naming the path', () => {
     expect(parseRecord('products', { id: 1, _v: 1, __price_matrix_model: null }).ok).toBe(true);
     const bad = parseRecord('products', { id: 1, _v: 1, __price_matrix_model: { id: 'x', _v: 1 } });
@@ -97,6 +115,19 @@ describe('categories', () => {
     expect(root.id).toBe('1');
     expect(hot).toMatchObject({ id: '2', id_category_parent: '1', margin: 0.2, tags: null, _t: 'categories', _d: 0 });
     expect(coffee).toMatchObject({ id: '3', id_category_parent: '2', id_unknown: '9', children: [] });
+  });
+
+  it('reads loosely typed values at every depth of the tree', () => {
+    const loose = structuredClone(tree) as unknown as Record<string, unknown> & { children: Record<string, unknown>[] };
+    loose['_v'] = '5';
+    loose.children[0]!['visible'] = 0;
+    loose.children[0]!['node_sort'] = '3';
+    const result = parseRecord('categories', loose);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const node = result.record as unknown as CategoryNode & { children: CategoryNode[] };
+    expect(node._v).toBe(5);
+    expect(node.children[0]).toMatchObject({ visible: false, node_sort: 3 });
   });
 
   it('reports a bad node deep in the tree by its path', () => {

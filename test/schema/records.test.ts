@@ -9,6 +9,8 @@ import {
   expectedMinimalWrite,
   minimalInput,
   writeOnlyViolations,
+  looseReadValues,
+  unreadableValues,
   wrongReadValue,
 } from './spec-samples.js';
 
@@ -185,7 +187,7 @@ describe.each(SPEC_RESOURCES.map((r) => [r.name, r] as const))('%s read face', (
   });
 
   it('rejects a _v that is not a non-negative integer', () => {
-    for (const bad of [undefined, -1, 1.5, '5', null]) {
+    for (const bad of [undefined, -1, 1.5, '-1', '5.5', 'five', null]) {
       const result = read(resource, { id: 5, _v: bad });
       expect(result.ok, String(bad)).toBe(false);
       if (!result.ok) expect(result.issues[0]?.path).toEqual(['_v']);
@@ -218,6 +220,28 @@ describe.each(SPEC_RESOURCES.map((r) => [r.name, r] as const))('%s read face', (
     const result = read(resource, { id: 5, _v: 1, [name]: wrongReadValue(field) });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual([[name]]);
+  });
+
+  it('reads a _v written as a numeric string as its number', () => {
+    expect(readOk(resource, { id: 5, _v: '1700000000123' })['_v']).toBe(1_700_000_000_123);
+  });
+
+  it('reads every lossless representation a loosely typed backend writes as the documented type', () => {
+    for (const [name, field] of entries(resource)) {
+      for (const [value, expected] of looseReadValues(field)) {
+        expect(readOk(resource, { id: 5, _v: 1, [name]: value })[name], `${name}=${JSON.stringify(value)}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('refuses what cannot be read losslessly, naming the field', () => {
+    for (const [name, field] of entries(resource)) {
+      for (const value of unreadableValues(field)) {
+        const result = read(resource, { id: 5, _v: 1, [name]: value });
+        expect(result.ok, `${name}=${JSON.stringify(value)}`).toBe(false);
+        if (!result.ok) expect(result.issues.some((i) => i.path[0] === name), `${name}=${JSON.stringify(value)}`).toBe(true);
+      }
+    }
   });
 
   it('keeps values that only break write rules (formats, ranges, enums)', () => {

@@ -112,10 +112,58 @@ export function wrongReadValue(field: SpecField): unknown {
 /** Values that break a write rule but that the read face keeps (it checks only types). */
 export function writeOnlyViolations(field: SpecField): unknown[] {
   const kept: unknown[] = [];
-  if (field.type === 'int' || field.type === 'time') kept.push(1.5);
   if (field.type === 'email') kept.push('not-an-email');
   if (field.type === 'enum') kept.push('Z');
   if (field.min0) kept.push(-1);
   if (field.length !== undefined) kept.push('X'.repeat(field.length + 1));
   return kept;
+}
+
+/** True when the spec documents null for the field ("or null", or optional without a default). */
+function nullableInSpec(field: SpecField): boolean {
+  return field.required === 'nullable' || field.nullable === true || (!field.required && !('default' in field));
+}
+
+/**
+ * Lossless representations of a value a loosely typed backend writes, each with the documented
+ * value the read face must make of it (docs/design.md, decision 4).
+ */
+export function looseReadValues(field: SpecField): Array<[unknown, unknown]> {
+  const loose: Array<[unknown, unknown]> = [];
+  switch (field.type) {
+    case 'id':
+      loose.push(['42', '42'], ['0', '0']);
+      break;
+    case 'int':
+    case 'time':
+      loose.push(['12500', 12500], ['-3', -3], ['0', 0], ['12.0', 12], ['1e3', 1000]);
+      break;
+    case 'num':
+      loose.push(['1.21', 1.21], ['12500', 12500], ['-0.5', -0.5], ['2E-3', 0.002]);
+      break;
+    case 'bool':
+      loose.push([1, true], [0, false], ['1', true], ['0', false], ['true', true], ['false', false]);
+      break;
+    default:
+      break;
+  }
+  if ((field.type === 'int' || field.type === 'num' || field.type === 'time') && nullableInSpec(field)) loose.push(['', null]);
+  return loose;
+}
+
+/** Values a loosely typed backend may write that cannot be read losslessly: refused on read. */
+export function unreadableValues(field: SpecField): unknown[] {
+  switch (field.type) {
+    case 'id':
+      return ['12abc', 1.5, '-4', true];
+    case 'int':
+    case 'time':
+      return ['12abc', 1.5, '1.5', ' 12', '+1', '012', '0x10', 'NaN', '9007199254740993', true, ...(nullableInSpec(field) ? [] : [''])];
+    case 'num':
+      return ['12abc', ' 1', '1.2.3', 'Infinity', '.5', true, ...(nullableInSpec(field) ? [] : [''])];
+    case 'bool':
+      return [2, -1, '2', 'yes', 'TRUE', '', 'on'];
+    default:
+      return [];
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warehouseStatusRowSchema, warehouseStatusSchema } from '../../src/schema/index.js';
+import { parseWarehouseStatus, warehouseStatusRowSchema, warehouseStatusSchema } from '../../src/schema/index.js';
 
 const row = {
   id_c: 3,
@@ -37,10 +37,16 @@ describe('warehouse_status report', () => {
     expect(parsed.data.map((r) => r.id_product)).toEqual(['1152921504606846976', '5']);
   });
 
+  it('reads figures a loosely typed backend writes as numeric strings as numbers', () => {
+    const result = parseWarehouseStatus({ data: [{ ...row, qty_sum: '12.5', unit: '3', pp_avg: '-1200', qty_avg: '' }], source: 'x' });
+    expect(result.success && result.data.data[0]).toMatchObject({ qty_sum: 12.5, unit: 3, pp_avg: -1200, qty_avg: null });
+    expect(parseWarehouseStatus({ data: [{ ...row, qty_sum: '12abc' }], source: 'x' }).success).toBe(false);
+  });
+
   it('rejects rows without their warehouse or product, or with wrong types', () => {
     expect(warehouseStatusRowSchema.safeParse({ ...row, id_warehouse: undefined }).success).toBe(false);
     expect(warehouseStatusRowSchema.safeParse({ ...row, id_product: 'x' }).success).toBe(false);
-    expect(warehouseStatusRowSchema.safeParse({ ...row, qty_sum: '12' }).success).toBe(false);
+    expect(warehouseStatusRowSchema.safeParse({ ...row, qty_sum: '12abc' }).success).toBe(false);
     expect(warehouseStatusRowSchema.safeParse({ ...row, pname: {} }).success).toBe(false);
     expect(warehouseStatusSchema.safeParse({ data: {}, source: 'x' }).success).toBe(false);
     expect(warehouseStatusSchema.safeParse({ data: [] }).success).toBe(false);

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { lenient } from '../field.js';
 import { idValue } from '../id-field.js';
 import { normalizeIdFields } from '../id-fields.js';
+import { WAREHOUSE_STATUS_RULES } from '../loose-rules.js';
+import { readLoosely } from '../loose-values.js';
 
 const text = lenient(z.string());
 const figure = lenient(z.number());
@@ -42,3 +44,15 @@ export const warehouseStatusSchema = z.looseObject({
 export type WarehouseStatusRow = z.output<typeof warehouseStatusRowSchema>;
 /** The warehouse_status response. */
 export type WarehouseStatus = z.output<typeof warehouseStatusSchema>;
+
+/**
+ * The warehouse_status response read with {@link warehouseStatusSchema}; a response a loosely typed
+ * backend wrote (figures as numeric strings) is read again with its figures made numbers where that
+ * is lossless (see `loose-values.ts`).
+ */
+export function parseWarehouseStatus(value: unknown): ReturnType<typeof warehouseStatusSchema.safeParse> {
+  const result = warehouseStatusSchema.safeParse(value);
+  if (result.success || typeof value !== 'object' || value === null) return result;
+  const loose = readLoosely(value, {}, { data: { rules: () => WAREHOUSE_STATUS_RULES, many: true } });
+  return loose === value ? result : warehouseStatusSchema.safeParse(loose);
+}
