@@ -30,6 +30,7 @@ export const USAGE = `Usage: npm run sim -- [options]
   --truncate-rate R      share of truncated bodies (0..1)
   --id-start-inclusive   repeat the id_start record in the next page
   --ids-as-strings       ids as JSON strings
+  --loose-wire           numbers as strings, booleans as 0/1 (a loosely typed backend)
   --post-response M      records | ids | empty
   --legacy-paths-only    serve only the /list and orders/latest forms
   --orders-over-cap M    error | truncate (orders pages over 6 MB)
@@ -66,6 +67,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'truncate-rate': { type: 'string' },
         'id-start-inclusive': { type: 'boolean' },
         'ids-as-strings': { type: 'boolean' },
+        'loose-wire': { type: 'boolean' },
         'post-response': { type: 'string' },
         'legacy-paths-only': { type: 'boolean' },
         'orders-over-cap': { type: 'string' },
@@ -114,6 +116,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   options.faults = Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined));
   if (values['id-start-inclusive']) options.idStartInclusive = true;
   if (values['ids-as-strings']) options.idsAsStrings = true;
+  if (values['loose-wire']) options.looseWire = true;
   if (values['legacy-paths-only']) options.legacyPathsOnly = true;
   const postResponse = str('post-response');
   if (postResponse !== undefined) {

@@ -18,6 +18,12 @@ export interface SwitchOptions {
    */
   idsAsStrings?: boolean;
   /**
+   * Write values the way a loosely typed backend does: every number as a JSON string (`"12500"`,
+   * `"1.21"`, ids and `_v` too) and every boolean as `0` or `1`, in every response body.
+   * @default false
+   */
+  looseWire?: boolean;
+  /**
    * What POST answers: the stored records in body order (`records`), their ids (`ids`: an array
    * for an array body, `{ "id": ... }` for an object body), or an empty 200 body (`empty`).
    * @default 'records'
@@ -61,6 +67,7 @@ export type Switches = Required<SwitchOptions>;
 export const DEFAULT_SWITCHES: Readonly<Switches> = {
   idStartInclusive: false,
   idsAsStrings: false,
+  looseWire: false,
   postResponse: 'records',
   legacyPathsOnly: false,
   ordersOverCap: 'error',
@@ -73,7 +80,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = {
 export function applySwitches(current: Switches, changes: SwitchOptions): Switches {
   const issues: ValidationIssue[] = [];
   const next = { ...current };
-  const bool = (key: 'idStartInclusive' | 'idsAsStrings' | 'legacyPathsOnly'): void => {
+  const bool = (key: 'idStartInclusive' | 'idsAsStrings' | 'legacyPathsOnly' | 'looseWire'): void => {
     const value = changes[key];
     if (value === undefined) return;
     if (typeof value === 'boolean') next[key] = value;
@@ -82,6 +89,7 @@ export function applySwitches(current: Switches, changes: SwitchOptions): Switch
   bool('idStartInclusive');
   bool('idsAsStrings');
   bool('legacyPathsOnly');
+  bool('looseWire');
   if (changes.postResponse !== undefined) {
     if (['records', 'ids', 'empty'].includes(changes.postResponse)) next.postResponse = changes.postResponse;
     else issues.push({ path: ['postResponse'], message: `expected records, ids or empty, got ${String(changes.postResponse)}` });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { toWire } from '../../src/simulator/http/wire.js';
+import { parseRecord } from '../../src/schema/index.js';
 import { api } from './helpers.js';
 
 describe('ids on the wire', () => {
@@ -56,3 +57,26 @@ describe('ids on the wire', () => {
     expect(toWire({ identity: '5', id_payment: 221, paid: '7' }, { idsAsStrings: false })).toBe('{"identity":"5","id_payment":221,"paid":"7"}');
   });
 });
+
+describe('the looseWire switch', () => {
+  it('writes every number as a string and every boolean as 0 or 1, at any depth', () => {
+    const text = toWire({ id: '5', _v: 17, price: 1.21, visible: true, deleted: false, none: null, kids: [{ qty: -3, ok: true }] }, { idsAsStrings: false, looseWire: true });
+    expect(text).toBe('{"id":"5","_v":"17","price":"1.21","visible":1,"deleted":0,"none":null,"kids":[{"qty":"-3","ok":1}]}');
+  });
+
+  it('sends loosely typed lists that the mirror reads back as the documented types', async () => {
+    const sim = await createSimulator({ port: 0, size: 'tiny', looseWire: true });
+    try {
+      const [raw] = await api(sim).list('/products?limit=1&direction=forward');
+      expect(typeof raw!['_v']).toBe('string');
+      expect([0, 1]).toContain(raw!['visible']);
+      expect(typeof raw!['quantity_minimal']).toBe('string');
+      const parsed = parseRecord('products', raw);
+      expect(parsed.ok).toBe(true);
+      if (parsed.ok) expect(parsed.record).toMatchObject({ _v: Number(raw!['_v']), visible: raw!['visible'] === 1 });
+    } finally {
+      await sim.close();
+    }
+  });
+});
+

@@ -1,13 +1,16 @@
 /**
  * Records on the wire. Ids are held as canonical strings; the service sends them as bare JSON
  * integers (beyond 2^53 too), except customers' `id_c`, which it sends as a string. With the
- * `idsAsStrings` gap switch every id goes out as a string instead.
+ * `idsAsStrings` gap switch every id goes out as a string instead; with `looseWire`, every number
+ * goes out as a string and every boolean as 0 or 1, as a loosely typed backend writes them.
  */
 
-/** How ids are written. */
+/** How values are written. */
 export interface WireOptions {
   /** Every id as a JSON string (gap switch). */
   idsAsStrings: boolean;
+  /** Numbers (ids included) as JSON strings, booleans as 0/1 (gap switch). */
+  looseWire?: boolean;
 }
 
 /**
@@ -15,13 +18,21 @@ export interface WireOptions {
  * the quotes around id members' digits dropped (see {@link bareIds}).
  */
 export function toWire(value: unknown, opts: WireOptions, collection?: string): string {
+  if (opts.looseWire) return JSON.stringify(value, loosely);
   const text = JSON.stringify(value);
   return opts.idsAsStrings ? text : bareIds(text, collection === 'customers');
 }
 
+/** A JSON.stringify replacer writing numbers as strings and booleans as 0/1. */
+function loosely(_key: string, value: unknown): unknown {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
 /** A JSON array of bare ids (or strings under `idsAsStrings`). */
 export function idsToWire(ids: readonly string[], opts: WireOptions): string {
-  return opts.idsAsStrings ? JSON.stringify(ids) : `[${ids.join(',')}]`;
+  return opts.idsAsStrings || opts.looseWire ? JSON.stringify(ids) : `[${ids.join(',')}]`;
 }
 
 const QUOTE = 34;
