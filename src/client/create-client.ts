@@ -14,7 +14,6 @@ import { readWholeRecordPage } from './record-page.js';
 import { prepareOrderHistoryBody, prepareWarehouseStatusBody } from './reports.js';
 import { createRequester, type CallOptions, type JsonResponse, type RequestPolicy } from './requester.js';
 import { isIdempotentBody, prepareSaveBody } from './save-body.js';
-import { createTransport } from './transport.js';
 
 /** Reads are idempotent; so are the reports, which only read (retried like a GET). */
 const READ: RequestPolicy = { idempotent: true };
@@ -37,14 +36,7 @@ export function createClient(options: ClientOptions): Client {
   const resolved = resolveClientOptions(options);
   let token = resolved.token;
   const getToken = (): string => token;
-  const transport = createTransport({
-    baseUrl: resolved.baseUrl,
-    userAgent: resolved.userAgent,
-    clientUserAgentHeader: resolved.clientUserAgentHeader,
-    getToken,
-    fetch: resolved.fetch,
-  });
-  const request = createRequester(transport, resolved);
+  const request = createRequester({ options: resolved, getToken });
   const forms = createPathForms();
   const { list, pages } = createListEndpoints(request, forms);
 

@@ -6,7 +6,7 @@ import { checkCallOptions, requireId } from './endpoint-args.js';
 import type { PathForms } from './path-forms.js';
 import { readWholeRecordPage, type RecordPage } from './record-page.js';
 import type { JsonResponse, Requester } from './requester.js';
-import type { RequestSpec } from './transport.js';
+import type { RequestSpec } from './request-spec.js';
 
 /**
  * `GET orders/latest/{id_cash_register}`, falling back to the earlier `orders/latest`, which has no

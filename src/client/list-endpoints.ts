@@ -10,7 +10,7 @@ import { listPathPair, type PathForms } from './path-forms.js';
 import { toRawPage, type RawPage } from './raw-page.js';
 import { readRecordPage } from './record-page.js';
 import type { CallOptions, JsonResponse, Requester, RequestPolicy } from './requester.js';
-import type { RequestSpec } from './transport.js';
+import type { RequestSpec } from './request-spec.js';
 
 /**
  * Collections whose list also exists in the earlier `/<collection>/list` form (spec: Path forms).

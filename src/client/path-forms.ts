@@ -1,5 +1,5 @@
 import { isHttpError } from '../errors/index.js';
-import type { RequestSpec } from './transport.js';
+import type { RequestSpec } from './request-spec.js';
 
 /** The two generations of a path (spec: Endpoints, Path forms). */
 export interface PathPair<S> {

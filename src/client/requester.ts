@@ -1,12 +1,14 @@
-import { JsonParseError, isJsonParseError, type RequestInfo } from '../errors/index.js';
-import { parseJsonBytes } from '../json/index.js';
+import ky, { HTTPError, type KyInstance } from 'ky';
+import type { PosCloudError, RequestInfo } from '../errors/index.js';
 import type { ResolvedClientOptions } from './client-options.js';
-import { abortableSleep } from './abortable-sleep.js';
-import { redact, safeCause } from './redact.js';
+import { errorOfTry } from './fetch-errors.js';
+import { describePath, type RequestSpec } from './request-spec.js';
+import { readJson } from './response-body.js';
 import { errorForResponse } from './response-error.js';
-import { createRetryer } from './retryer.js';
-import { retryDelayFor, shouldRetryRequest } from './retry-policy.js';
-import { bodyText, type RequestSpec, type Transport } from './transport.js';
+import { parseRetryAfter } from './retry-after.js';
+import { shouldRetryRequest, type RetryContext } from './retry-policy.js';
+
+export type { RequestSpec } from './request-spec.js';
 
 /** Per-call options every endpoint takes. */
 export interface CallOptions {
@@ -42,64 +44,135 @@ export interface JsonResponse {
 /** Sends a request with retries and returns its parsed body. */
 export type Requester = (spec: RequestSpec, policy: RequestPolicy, call?: CallOptions) => Promise<JsonResponse>;
 
+/** What {@link createRequester} needs besides the resolved options. */
+export interface RequesterConfig {
+  options: ResolvedClientOptions;
+  /** The token now (it may change between calls: `setToken`). */
+  getToken(): string;
+}
+
+/** The answer statuses whose body a `Response` may not carry. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
 /**
- * Creates the requester: transport, status mapping, retry policy and strict JSON reading in one
- * step. Every failure is typed (see `errorForResponse`, `createTransport`); a body that is not
- * JSON is a `JsonParseError` naming method and path, retried like a dropped connection.
+ * Creates the requester: ky sends, times out and retries (its `retry` options: limit, methods,
+ * statusCodes, afterStatusCodes with `Retry-After`, maxRetryAfter, backoff with jitter and
+ * backoffLimit, abortable waits). Around the `fetch` ky calls, the client reads each answer
+ * whole (so ky's time limit covers the body, not only the headers: a server that stalls mid-body
+ * is a timeout too) and parses a success strictly (a body cut or garbled on its way is a
+ * `JsonParseError`, which ky retries like a dropped connection). The client types every failure
+ * (`errorForResponse`, `errorOfTry`: ky's own errors, which carry the request's headers and token,
+ * never leave it) and decides which may be retried at all (`shouldRetryRequest`: a POST that could
+ * create a record twice is not).
+ *
+ * A `Retry-After` given as an HTTP date is read against the response's own `Date` header, not the
+ * local clock as ky reads it, and handed to ky as the seconds it means.
  */
-export function createRequester(transport: Transport, options: ResolvedClientOptions): Requester {
-  const backoff = { baseDelayMs: options.retry.baseDelayMs, maxDelayMs: options.retry.maxDelayMs, random: options.random };
-  const sleep = options.sleep ?? abortableSleep;
+export function createRequester(config: RequesterConfig): Requester {
+  const { options } = config;
+  const api: KyInstance = ky.create({ prefixUrl: options.baseUrl, throwHttpErrors: true });
+  const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const agentHeaders: Record<string, string> = { 'user-agent': options.userAgent };
+  if (options.clientUserAgentHeader) agentHeaders['x-client-user-agent'] = options.userAgent;
+  const { retry } = options;
+  const retryOptions = {
+    limit: retry.limit,
+    methods: retry.methods,
+    statusCodes: retry.statusCodes,
+    afterStatusCodes: retry.afterStatusCodes,
+    maxRetryAfter: retry.maxRetryAfter,
+    backoffLimit: retry.backoffLimit,
+    delay: (attempt: number) => retry.baseDelayMs * 2 ** Math.min(attempt - 1, 30),
+    ...(retry.jitter ? { jitter: (delay: number) => options.random() * delay } : {}),
+    retryOnTimeout: true,
+  };
 
   return async (spec, policy, call = {}) => {
-    const context = { idempotent: policy.idempotent, maxRetryAfterMs: options.retry.maxRetryAfterMs };
-    const retry = createRetryer({
-      tries: options.retry.limit,
-      shouldRetry: (error) => !policy.giveUpOn?.(error) && shouldRetryRequest(error, context),
-      delayFor: (error, failures) => retryDelayFor(error, failures, backoff),
-      sleep,
-    });
+    const path = describePath(spec);
+    const request: RequestInfo = { method: spec.method, path };
+    if (call.signal?.aborted) throw call.signal.reason;
+    const token = config.getToken();
     const timeoutMs = call.timeoutMs ?? options.timeoutMs;
+    const context: RetryContext = { idempotent: policy.idempotent, statusCodes: retry.statusCodes, maxRetryAfter: retry.maxRetryAfter };
+    // Per call: the bodies of failed answers (ky's HTTPError keeps the response, not its bytes),
+    // and what a successful try read.
+    const failedBodies = new WeakMap<Response, Uint8Array>();
+    let answer: JsonResponse | undefined;
 
-    return retry(async () => {
-      const raw = await transport.send(spec, { signal: call.signal, timeoutMs });
-      if (raw.status < 200 || raw.status > 299) throw errorForResponse(raw, raw.sentToken, Date.now());
-      const date = raw.headers.get('date');
-      const parsedDate = date === null ? Number.NaN : Date.parse(date);
-      return {
-        value: policy.ignoreBody ? undefined : readJson(raw.body, raw.request, policy.allowEmpty === true, raw.sentToken),
-        bytes: raw.body.byteLength,
-        serverTime: Number.isNaN(parsedDate) ? undefined : parsedDate,
-        request: raw.request,
-      };
-    }, call.signal);
+    /** What a try threw, typed as the call throws it. */
+    const typed = (error: unknown): PosCloudError => {
+      if (error instanceof HTTPError) {
+        const response = error.response as Response;
+        const body = failedBodies.get(response) ?? new Uint8Array();
+        return errorForResponse({ status: response.status, headers: response.headers, body, request }, token, Date.now());
+      }
+      return errorOfTry(error, request, token, timeoutMs);
+    };
+
+    /** One try: fetch, the whole body read, a success parsed; a failure handed back to ky with its body. */
+    const fetchWhole = async (input: RequestInfoLike, init?: RequestInit): Promise<Response> => {
+      const response = await send(input, init);
+      const body = new Uint8Array(await response.arrayBuffer());
+      if (response.ok) {
+        const value = policy.ignoreBody ? undefined : readJson(body, request, policy.allowEmpty === true, token);
+        const date = response.headers.get('date');
+        const serverTime = date === null ? Number.NaN : Date.parse(date);
+        answer = { value, bytes: body.byteLength, serverTime: Number.isNaN(serverTime) ? undefined : serverTime, request };
+        return new Response(null, { status: 204 });
+      }
+      const copy = new Response(NULL_BODY_STATUSES.has(response.status) || body.byteLength === 0 ? null : (body as Uint8Array<ArrayBuffer>), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: withRetryAfterInSeconds(response.headers),
+      });
+      failedBodies.set(copy, body);
+      return copy;
+    };
+
+    try {
+      await api(path.slice(1), {
+        method: spec.method,
+        ...(call.signal ? { signal: call.signal } : {}),
+        timeout: timeoutMs,
+        fetch: fetchWhole,
+        headers: { authorization: `A|${token}`, accept: 'application/json', 'content-type': 'application/json', ...agentHeaders },
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        retry: {
+          ...retryOptions,
+          // Refuses what may not be repeated; what may is left to ky (statuses, Retry-After, backoff).
+          shouldRetry: ({ error }) => {
+            if (call.signal?.aborted) return false;
+            const failure = typed(error);
+            return policy.giveUpOn?.(failure) || !shouldRetryRequest(failure, context) ? false : undefined;
+          },
+        },
+        hooks: {
+          beforeRetry: [({ error, retryCount }) => options.onRetry?.({ request, error: typed(error), retryCount })],
+        },
+      });
+    } catch (error) {
+      if (call.signal?.aborted) throw call.signal.reason;
+      throw typed(error);
+    }
+    if (answer === undefined) throw errorOfTry(new Error('no answer was read'), request, token, timeoutMs);
+    return answer;
   };
 }
 
-function readJson(body: Uint8Array, request: RequestInfo, allowEmpty: boolean, token: string): unknown {
-  const where = `${request.method} ${request.path}`;
-  if (isBlank(body)) {
-    if (allowEmpty) return undefined;
-    throw new JsonParseError(`the response of ${where} has an empty body, expected JSON`, { position: 0, request });
-  }
-  try {
-    return parseJsonBytes(body);
-  } catch (error) {
-    if (!isJsonParseError(error)) throw error;
-    throw new JsonParseError(`the response of ${where} is not valid JSON: ${redact(error.message, token)}`, {
-      position: error.position,
-      request,
-      cause: safeCause(error, token),
-    });
-  }
-}
+/** What `fetch` takes as its first argument. */
+type RequestInfoLike = Parameters<typeof fetch>[0];
 
-/** True when the body holds nothing but whitespace (as `String.prototype.trim` sees it). */
-function isBlank(body: Uint8Array): boolean {
-  for (const byte of body) {
-    if (byte === 32 || (byte >= 9 && byte <= 13)) continue; // space, \t \n \v \f \r
-    // Past ASCII, trim() knows more whitespace (NBSP, U+2028, a BOM...): ask it.
-    return byte < 0x80 ? false : bodyText(body).trim() === '';
-  }
-  return true;
+/**
+ * `headers`, with a `Retry-After` given as an HTTP date turned into the seconds it means, measured
+ * against the response's `Date` (so a skewed device clock neither stretches nor cancels the wait);
+ * ky reads seconds as they are.
+ */
+function withRetryAfterInSeconds(headers: Headers): Headers {
+  const value = headers.get('retry-after');
+  if (value === null || /^\s*[0-9]+\s*$/.test(value)) return headers;
+  const wait = parseRetryAfter(value, headers.get('date'), Date.now());
+  const out = new Headers(headers);
+  if (wait === undefined) out.delete('retry-after');
+  else out.set('retry-after', String(Math.ceil(wait / 1000)));
+  return out;
 }

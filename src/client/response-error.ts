@@ -1,8 +1,16 @@
-import { AuthError, HttpError, InvalidCursorError, RateLimitError } from '../errors/index.js';
+import { AuthError, HttpError, InvalidCursorError, RateLimitError, type RequestInfo } from '../errors/index.js';
 import { parseJson } from '../json/index.js';
 import { redactJsonValue, redactText } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import { bodyText, type RawResponse } from './transport.js';
+import { bodyText } from './response-body.js';
+
+/** A response whose status is not a success, its body read. */
+export interface FailedResponse {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  request: RequestInfo;
+}
 
 /** Longest raw (non-JSON) error body kept on an error, in characters. */
 const MAX_TEXT_BODY = 500;
@@ -13,7 +21,7 @@ const MAX_TEXT_BODY = 500;
  * carried `id_start` `InvalidCursorError` (spec: Errors), anything else `HttpError`.
  * The body is kept parsed when it is JSON, else as text (shortened); the token is redacted from it.
  */
-export function errorForResponse(response: RawResponse, token: string, now: number): HttpError {
+export function errorForResponse(response: FailedResponse, token: string, now: number): HttpError {
   const { status, request } = response;
   const options = { request, status, body: readBody(bodyText(response.body), token) };
   if (status === 401 || status === 403) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors/index.js';
 import { CLIENT_DEFAULTS, resolveClientOptions, type ClientOptions } from '../../src/client/client-options.js';
 
-const good: ClientOptions = { baseUrl: 'http://127.0.0.1:8787/api/', token: 'tok-123', userAgent: 'pos-tests (dev@example.com)' };
+const good: ClientOptions = { baseUrl: 'http://127.0.0.1:8787/api/', token: 'tok-123456', userAgent: 'pos-tests (dev@example.com)' };
 
 function refusal(options: unknown): ValidationError {
   try {
@@ -43,7 +43,27 @@ describe('resolveClientOptions', () => {
   });
 
   it('lists every bad option at once', () => {
-    const error = refusal({ baseUrl: 'file:///x', token: '', userAgent: '', timeoutMs: -1, retry: { limit: 0, maxDelayMs: Number.NaN } });
+    const error = refusal({ baseUrl: 'file:///x', token: '', userAgent: '', timeoutMs: -1, retry: { limit: -1, maxDelayMs: Number.NaN } });
     expect(error.issues.map((i) => i.path.join('.'))).toEqual(['baseUrl', 'token', 'userAgent', 'timeoutMs', 'retry.limit', 'retry.maxDelayMs']);
+  });
+
+  it('takes ky\'s retry options and meanings: a number is the limit, and the limit counts retries after the first try', () => {
+    expect(resolveClientOptions({ ...good, retry: 0 }).retry.limit).toBe(0);
+    expect(resolveClientOptions({ ...good, retry: 7 }).retry).toEqual({ ...CLIENT_DEFAULTS.retry, limit: 7 });
+    const custom = resolveClientOptions({ ...good, retry: { limit: 1, methods: ['get'], statusCodes: [503], afterStatusCodes: [], maxRetryAfter: 5_000, backoffLimit: 2_000, jitter: false } });
+    expect(custom.retry).toEqual({ ...CLIENT_DEFAULTS.retry, limit: 1, methods: ['get'], statusCodes: [503], afterStatusCodes: [], maxRetryAfter: 5_000, backoffLimit: 2_000, jitter: false });
+    expect(resolveClientOptions({ ...good, retry: { maxDelayMs: 9_000 } }).retry.backoffLimit).toBe(9_000);
+  });
+
+  it('refuses retry options ky would not understand, naming each', () => {
+    const error = refusal({ ...good, retry: { limit: 1.5, methods: ['put'], statusCodes: [200], tries: 3, maxDelayMs: 1, backoffLimit: 2 } });
+    expect(error.issues.map((i) => i.path.join('.'))).toEqual(['retry.tries', 'retry.limit', 'retry.methods', 'retry.statusCodes', 'retry.maxDelayMs']);
+    expect(refusal({ ...good, retry: 'often' }).issues[0]?.path).toEqual(['retry']);
+  });
+
+  it('refuses a token too short to be a real one, without echoing it', () => {
+    const error = refusal({ ...good, token: 'x' });
+    expect(error.issues).toEqual([{ path: ['token'], message: expect.stringContaining('at least 8 characters') }]);
+    expect(resolveClientOptions({ ...good, token: 'eight-ch' }).token).toBe('eight-ch');
   });
 });

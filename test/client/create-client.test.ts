@@ -147,9 +147,9 @@ describe('createClient against the simulator', () => {
   });
 
   it('answers a wrong token with AuthError, and works again after setToken', async () => {
-    const { client: wrong, delays } = simClient(sim, { token: 'not-the-token' });
+    const { client: wrong, retries } = simClient(sim, { token: 'not-the-token' });
     await expect(wrong.list('shops')).rejects.toBeInstanceOf(AuthError);
-    expect(delays).toEqual([]);
+    expect(retries).toEqual([]);
     wrong.setToken(sim.token);
     await expect(wrong.list('shops')).resolves.toHaveLength(sim.store.count('shops'));
   });

@@ -134,7 +134,7 @@ describe('pages()', () => {
     const all = ids(300);
     listServer(server, all, { pad: 1_000, failAboveBytes: 20 * 1_050 });
     const before = server.requests.length;
-    const { client, delays } = clientFor(server.baseUrl);
+    const { client, retries } = clientFor(server.baseUrl);
     const pages = await collect(client.pages('orders', { limit: 40, direction: 'forward' }));
     expect(idsOf(pages)).toEqual(all.map(String));
     const limits = server.requests.slice(before).map((r) => Number(new URL(r.url, 'http://x').searchParams.get('limit')));
@@ -143,7 +143,7 @@ describe('pages()', () => {
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThan(pages.length / 3);
     expect(pages.every((p) => p.bytes <= 20 * 1_050)).toBe(true);
-    expect(delays).toEqual([]); // a size failure is answered by shrinking, not by waiting
+    expect(retries).toEqual([]); // a size failure is answered by shrinking, not by waiting
   });
 
   it('asks for smaller orders pages when records are fat enough to near the 6 MB cap', async () => {

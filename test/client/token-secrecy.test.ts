@@ -59,7 +59,7 @@ describe('the API token', () => {
 
   it.each(cases)('never appears in a %s: message, stack, properties, body or cause chain', async (_label, arrange, name) => {
     arrange(server);
-    const { client } = clientFor(server.baseUrl, { retry: { limit: 2 }, timeoutMs: 100 });
+    const { client } = clientFor(server.baseUrl, { retry: { limit: 1 }, timeoutMs: 100 });
     const call = name === 'InvalidCursorError' || name === 'PaginationError' ? client.list('warehouses', { idStart: '5', limit: 2 }) : client.list('warehouses');
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PosCloudError);
@@ -69,7 +69,7 @@ describe('the API token', () => {
 
   it('is redacted from an error body that echoes it, the rest of the body kept', async () => {
     server.handle(echo(500));
-    const { client } = clientFor(server.baseUrl, { retry: { limit: 1 } });
+    const { client } = clientFor(server.baseUrl, { retry: 0 });
     const error = (await client.list('warehouses').catch((e: unknown) => e)) as { body: { error: string; echo: Record<string, string> } };
     expect(error.body.echo.authorization).toBe('A|[redacted]');
     expect(error.body.error).toBe('nope');
@@ -123,7 +123,7 @@ describe('the API token', () => {
     server.handle((r, res) => {
       answer = () => send(res, 401, JSON.stringify({ error: 'revoked', echo: r.headers.authorization }));
     });
-    const { client } = clientFor(server.baseUrl, { retry: { limit: 1 } });
+    const { client } = clientFor(server.baseUrl, { retry: 0 });
     const call = client.list('warehouses').catch((e: unknown) => e);
     while (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
     client.setToken('a-new-token-0123456789');
@@ -157,4 +157,15 @@ describe('the API token', () => {
     })();
     expectNoToken(error);
   });
+
+  it('leaves messages readable: a token is cut out where it appears whole, and one too short to be real is refused', async () => {
+    // A one-letter token would be cut out of every word holding that letter ("e[redacted]ample"): refused.
+    expect(() => createClient({ baseUrl: 'http://example-pos-cloud.invalid/api', token: 'x', userAgent: 'tests' })).toThrow(/token: must be at least 8 characters/);
+    const client = createClient({ baseUrl: 'http://pos.example.invalid/api', token: 'kx81-token', userAgent: 'tests', retry: 0 });
+    const error = (await client.list('shops').catch((e: unknown) => e)) as Error;
+    expect(error.name).toBe('NetworkError');
+    expect(error.message).toContain('GET /shops');
+    expect(error.message).not.toContain('[redacted]');
+  });
 });
+

@@ -3,7 +3,7 @@ import { NetworkError, TimeoutError } from '../../src/errors/index.js';
 import { clientFor, SECRET } from './helpers/client-for.js';
 import { send, startRawServer, type RawServer } from './helpers/raw-server.js';
 
-describe('transport', () => {
+describe('the requester (ky with the client\'s hooks)', () => {
   let server: RawServer;
   beforeAll(async () => {
     server = await startRawServer();
@@ -36,9 +36,9 @@ describe('transport', () => {
   it('uses a replaced token from the next request on', async () => {
     server.handle((_r, res) => send(res, 200, '[]'));
     const { client } = clientFor(server.baseUrl);
-    client.setToken('tok_NEW_2');
+    client.setToken('tok_NEW_2_abcdef');
     await client.list('shops');
-    expect(server.requests.at(-1)?.headers.authorization).toBe('A|tok_NEW_2');
+    expect(server.requests.at(-1)?.headers.authorization).toBe('A|tok_NEW_2_abcdef');
     expect(() => client.setToken('')).toThrow(/setToken/);
   });
 
@@ -47,11 +47,12 @@ describe('transport', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('[{"id": 1');
     });
-    const { client, delays } = clientFor(server.baseUrl, { retry: { limit: 2 } });
+    const { client, retries } = clientFor(server.baseUrl, { retry: { limit: 1 } });
     const error = await client.list('shops', { timeoutMs: 150 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).message).toBe('GET /shops?limit=100&direction=forward timed out after 150 ms');
-    expect(delays).toHaveLength(1);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.error).toBeInstanceOf(TimeoutError);
   });
 
   it('turns a connection dropped mid-body into a NetworkError', async () => {
@@ -59,24 +60,24 @@ describe('transport', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('[{"id": 1', () => res.destroy());
     });
-    const { client, delays } = clientFor(server.baseUrl, { retry: { limit: 3 } });
+    const { client, retries } = clientFor(server.baseUrl, { retry: { limit: 2 } });
     const error = await client.list('shops').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).request).toEqual({ method: 'GET', path: '/shops?limit=100&direction=forward' });
-    expect(delays).toHaveLength(2);
+    expect(retries.map((r) => r.retryCount)).toEqual([1, 2]);
   });
 
   it('turns a refused connection into a NetworkError', async () => {
     const closed = await startRawServer();
     const url = closed.baseUrl;
     await closed.close();
-    const { client } = clientFor(url, { retry: { limit: 1 } });
+    const { client } = clientFor(url, { retry: 0 });
     await expect(client.list('shops')).rejects.toBeInstanceOf(NetworkError);
   });
 
   it('rejects promptly with the abort reason when aborted mid-request, and does not retry', async () => {
     server.handle(() => undefined); // never answers
-    const { client, delays } = clientFor(server.baseUrl);
+    const { client, retries } = clientFor(server.baseUrl);
     const controller = new AbortController();
     const before = server.requests.length;
     const pending = client.list('shops', { signal: controller.signal });
@@ -84,7 +85,7 @@ describe('transport', () => {
     const reason = new Error('screen closed');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
-    expect(delays).toEqual([]);
+    expect(retries).toEqual([]);
     expect(server.requests.length).toBe(before + 1);
   });
 
