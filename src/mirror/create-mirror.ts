@@ -1,5 +1,4 @@
 import { liveQuery } from 'dexie';
-import { createClient } from '../client/index.js';
 import { defaultDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
@@ -7,7 +6,6 @@ import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
 import { createLeaderElector, defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
 import { ingestRecords } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/index.js';
 import { createEdits, type Edits } from './edits.js';
 import { describeError } from './failure-kinds.js';
 import { createFailurePolicy } from './failure-policy.js';
@@ -16,6 +14,7 @@ import { confirmLead } from './leadership.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
+import { clientFor } from './mirror-client.js';
 import { mirroredCollections } from './mirrored-collections.js';
 import type { Observable } from './observable-value.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
@@ -57,9 +56,7 @@ interface MirrorParts {
 /** Builds the collaborators from the (valid) options and wires them to each other. */
 function assembleMirror(options: MirrorOptions): MirrorParts {
   const env: SyncEnvironment = { ...defaultEnvironment(), ...options.environment };
-  const client: SyncClient =
-    options.client ??
-    (createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent! }) as unknown as SyncClient);
+  const client = clientFor(options);
   const collections = mirroredCollections(options.collections ?? COLLECTIONS);
   const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
   const db = mirrorDatabase(name, options);

@@ -1,3 +1,4 @@
+import type { ClientOptions } from '../client/index.js';
 import type { ExtraIndexes } from '../db/stores.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
@@ -50,7 +51,27 @@ export interface MirrorOptions {
   leaderLeaseMs?: number;
   /** Replaces timers, connectivity, visibility and locks (tests). */
   environment?: Partial<SyncEnvironment>;
+  /** With no `client`: the `fetch` the client sends with (see `ClientOptions.fetch`). */
+  fetch?: ClientOptions['fetch'];
+  /** With no `client`: the time limit of one try, in ms (see `ClientOptions.timeoutMs`). */
+  timeoutMs?: ClientOptions['timeoutMs'];
+  /** With no `client`: the retry policy, ky's options (see `ClientOptions.retry`). */
+  retry?: ClientOptions['retry'];
+  /** With no `client`: send the user agent as `X-Client-User-Agent` too (see `ClientOptions.clientUserAgentHeader`). */
+  clientUserAgentHeader?: ClientOptions['clientUserAgentHeader'];
+  /** With no `client`: told before each retry (see `ClientOptions.onRetry`). */
+  onRetry?: ClientOptions['onRetry'];
 }
+
+/** The options `createMirror` passes on to `createClient` when it makes the client itself. */
+export const FORWARDED_CLIENT_OPTIONS = ['fetch', 'timeoutMs', 'retry', 'clientUserAgentHeader', 'onRetry'] as const;
+
+/** Every option `createMirror` knows; any other key is refused (a misplaced option would be ignored silently). */
+const MIRROR_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'client', 'baseUrl', 'token', 'userAgent', 'dbName', 'tenant', 'indexedDB', 'IDBKeyRange', 'collections', 'categories',
+  'pollIntervalMs', 'conflict', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs', 'indexes', 'batch', 'leaderLeaseMs',
+  'environment', ...FORWARDED_CLIENT_OPTIONS,
+] satisfies (keyof MirrorOptions)[]);
 
 /** Defaults of {@link MirrorOptions} (and of `watchLatestOrders`' `intervalMs`), in one place. */
 export const MIRROR_DEFAULTS = {
@@ -79,6 +100,7 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string) => issues.push({ path: [field], message });
   const given = (value: unknown) => value !== undefined;
+  checkKeys(options, bad);
   if (given(options.client) && !isClient(options.client)) bad('client', 'must be a client made with createClient');
   if (given(options.baseUrl) && !isHttpUrl(options.baseUrl)) bad('baseUrl', 'must be an http(s) URL');
   for (const field of ['token', 'userAgent', 'dbName', 'tenant'] as const) {
@@ -124,6 +146,20 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   if (issues.length > 0) {
     // Every issue has a path, and all of them are named (no "and N more").
     throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, Infinity)}`, { issues });
+  }
+}
+
+/**
+ * Refuses keys `createMirror` does not know, and the client's options next to a `client` (which
+ * has its own): either would be ignored without a word.
+ */
+function checkKeys(options: MirrorOptions, bad: (field: string, message: string) => void): void {
+  for (const key of Object.keys(options)) {
+    if (!MIRROR_OPTION_KEYS.has(key)) bad(key, `unknown option (known: ${[...MIRROR_OPTION_KEYS].join(', ')})`);
+  }
+  if (options.client === undefined) return;
+  for (const key of FORWARDED_CLIENT_OPTIONS) {
+    if (options[key] !== undefined) bad(key, `a createClient option: with a client given, pass it to createClient (here it would be ignored)`);
   }
 }
 

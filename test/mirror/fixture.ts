@@ -31,7 +31,7 @@ export async function startMirrorFixture(sim: SimulatorOptions = {}): Promise<Mi
         token: token ?? simulator.token,
         userAgent: 'pos-cloud-mirror tests (mirror)',
         timeoutMs: 5_000,
-        retry: { limit: 6, baseDelayMs: 1, maxDelayMs: 5 },
+        retry: { limit: 5, baseDelayMs: 1, maxDelayMs: 5 },
       });
       const mirror = createMirror({
         client,

@@ -38,6 +38,8 @@ describe('createMirror options', () => {
     ['a negative skew margin', { skewMarginMs: -1 }, ['skewMarginMs']],
     ['a lease of 0 (the campaign would spin)', { leaderLeaseMs: 0 }, ['leaderLeaseMs']],
     ['an environment that is not an object', { environment: 'test' }, ['environment']],
+    ['unknown options, each by name', { pollInterval: 5, fetchh: () => undefined }, ['pollInterval', 'fetchh']],
+    ['client options beside a client (they would be ignored)', { fetch: () => undefined, retry: 2 }, ['fetch', 'retry']],
   ])('refuses %s, naming it', (_label, extra, paths) => {
     expect(refusal({ ...base, ...extra })).toEqual(paths);
   });
@@ -55,5 +57,35 @@ describe('createMirror options', () => {
     // The sweep interval is compared with elapsed time, never put in a timer: a 30-day sweep is fine.
     await createMirror({ ...base, reconcileIntervalMs: 30 * 86_400_000 }).close();
     expect(refusal({ ...base, reconcileIntervalMs: -1 })).toEqual(['reconcileIntervalMs']);
+  });
+
+  it('passes fetch, timeoutMs and retry on to the client it makes when none is given', async () => {
+    const seen: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input) => {
+      seen.push(input instanceof Request ? input.url : String(input));
+      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const mirror = createMirror({
+      baseUrl: 'http://pos.example.invalid/api',
+      token: 'token-of-the-test',
+      userAgent: 'pos-cloud-mirror tests (dev@example.com)',
+      dbName: 'mirror-options-forwarded',
+      indexedDB: new IDBFactory(),
+      IDBKeyRange,
+      fetch,
+      timeoutMs: 5_000,
+      retry: 0,
+      collections: ['shops'],
+      categories: false,
+    });
+    await mirror.syncNow();
+    expect(seen[0]).toMatch(/^http:\/\/pos\.example\.invalid\/api\/shops\?/);
+    await mirror.close();
+  });
+
+  it('refuses the options it passes on as createClient refuses them', () => {
+    const connection = { baseUrl: 'http://pos.example.invalid/api', token: 'token-of-the-test', userAgent: 'tests', indexedDB: new IDBFactory(), IDBKeyRange };
+    expect(() => createMirror({ ...connection, retry: { limit: -1 } })).toThrow(/retry\.limit/);
+    expect(() => createMirror({ ...connection, timeoutMs: 0 })).toThrow(/timeoutMs/);
   });
 });

@@ -20,7 +20,7 @@ describe('the API token in storage (DESIGN.md decision 12)', () => {
       // PHP's json_encode writes '/' as '\/' by default.
       return send(res, 400, JSON.stringify({ status: 'refused', authorization: r.headers.authorization }).replace(/\//g, '\\/'));
     });
-    const client = createClient({ baseUrl: server.baseUrl, token: SECRET, userAgent: 'pos-cloud-mirror tests (dev@example.com)', retry: { limit: 1 } });
+    const client = createClient({ baseUrl: server.baseUrl, token: SECRET, userAgent: 'pos-cloud-mirror tests (dev@example.com)', retry: 0 });
     const mirror = createMirror({ client, dbName: 'token-in-rejection-reason', indexedDB: new IDBFactory(), IDBKeyRange, pollIntervalMs: 60_000 });
     try {
       await mirror.save('warehouses', { name: 'Back room' });

@@ -20,7 +20,7 @@ async function setup(options: SimulatorOptions = {}) {
     token: sim.token,
     userAgent: 'pos-cloud-mirror tests (pull)',
     timeoutMs: 5_000,
-    retry: { limit: 8, baseDelayMs: 1, maxDelayMs: 5 },
+    retry: { limit: 7, baseDelayMs: 1, maxDelayMs: 5 },
   });
   const db = new MirrorDb(`pull-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   open.push({ sim, db });

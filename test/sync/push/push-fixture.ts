@@ -59,7 +59,7 @@ export async function startPushFixture(
     token: sim.token,
     userAgent: 'pos-cloud-mirror tests (push)',
     timeoutMs: 5_000,
-    retry: { limit: 3, baseDelayMs: 1, maxDelayMs: 5 },
+    retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 5 },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const factory = new IDBFactory();
