@@ -7,3 +7,4 @@ export { NetworkError, isNetworkError } from './network-error.js';
 export { TimeoutError, isTimeoutError } from './timeout-error.js';
 export { JsonParseError, isJsonParseError } from './json-parse-error.js';
 export { ValidationError, isValidationError, formatIssues, type ValidationIssue } from './validation-error.js';
+export { StorageError, isStorageError, type StorageErrorOptions, type StorageProblem } from './storage-error.js';
