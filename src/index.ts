@@ -23,6 +23,9 @@ export {
   isJsonParseError,
   ValidationError,
   isValidationError,
+  StorageError,
+  isStorageError,
+  type StorageProblem,
   type RequestInfo,
   type ValidationIssue,
 } from './errors/index.js';
@@ -150,6 +153,7 @@ export type { Observable, Observer, Subscription } from './mirror/observable-val
 export { ObservableValue } from './mirror/observable-value.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
+export type { MirrorStorage } from './mirror/storage.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
 export type { SyncStatus, SyncPhase, SyncProgress } from './mirror/status.js';
 export type { SyncReport } from './mirror/sync-report.js';

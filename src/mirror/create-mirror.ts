@@ -106,10 +106,11 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     collections,
     pollIntervalMs: options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs,
     restingPhase: resting,
-    release() {
+    async release() {
       watch.stopAll();
       feed.close();
       db.close();
+      await options.storage?.close?.();
     },
   });
   const edits = createEdits({

@@ -1,5 +1,6 @@
 import type { ClientOptions } from '../client/index.js';
 import type { ExtraIndexes } from '../db/stores.js';
+import type { MirrorStorage } from './storage.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
@@ -22,6 +23,12 @@ export interface MirrorOptions {
   /** IndexedDB to use. @default globalThis.indexedDB, else fake-indexeddb (Node) */
   indexedDB?: IDBFactory;
   IDBKeyRange?: typeof IDBKeyRange;
+  /**
+   * Where the database lives instead, with what it needs of it: in Node, `openFileStorage` of
+   * `pos-cloud-mirror/node` keeps it in a data directory that survives restarts and crashes. The
+   * mirror closes it in `close()`. Not with `indexedDB`.
+   */
+  storage?: MirrorStorage;
   /**
    * Collections to mirror. @default all 14
    *
@@ -68,7 +75,7 @@ export const FORWARDED_CLIENT_OPTIONS = ['fetch', 'timeoutMs', 'retry', 'clientU
 
 /** Every option `createMirror` knows; any other key is refused (a misplaced option would be ignored silently). */
 const MIRROR_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'client', 'baseUrl', 'token', 'userAgent', 'dbName', 'tenant', 'indexedDB', 'IDBKeyRange', 'collections', 'categories',
+  'client', 'baseUrl', 'token', 'userAgent', 'dbName', 'tenant', 'indexedDB', 'IDBKeyRange', 'storage', 'collections', 'categories',
   'pollIntervalMs', 'conflict', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs', 'indexes', 'batch', 'leaderLeaseMs',
   'environment', ...FORWARDED_CLIENT_OPTIONS,
 ] satisfies (keyof MirrorOptions)[]);
@@ -140,6 +147,7 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   if (conflict !== undefined && !isConflictStrategy(conflict)) {
     bad('conflict', "must be 'merge', 'server-wins', 'client-wins' or a resolver function");
   }
+  checkStorage(options, bad);
   checkBatch(options.batch, issues);
   checkIndexes(options.indexes, issues);
   if (given(options.environment) && (typeof options.environment !== 'object' || options.environment === null)) bad('environment', 'must be an object');
@@ -177,6 +185,15 @@ function isHttpUrl(value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+function checkStorage(options: MirrorOptions, bad: (field: string, message: string) => void): void {
+  const storage = options.storage as Partial<MirrorStorage> | undefined;
+  if (storage === undefined) return;
+  if (typeof storage !== 'object' || storage === null || typeof storage.indexedDB !== 'object' || typeof storage.IDBKeyRange !== 'function') {
+    bad('storage', 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)');
+  }
+  if (options.indexedDB !== undefined || options.IDBKeyRange !== undefined) bad('storage', 'give either storage or indexedDB/IDBKeyRange, not both');
 }
 
 function checkBatch(batch: unknown, issues: ValidationIssue[]): void {

@@ -32,8 +32,8 @@ export interface SyncControlOptions {
   pollIntervalMs: number;
   /** The phase at rest now. */
   restingPhase(): SyncPhase;
-  /** Ends what outlives a stop (pollers, the status feed, the database), last thing in `close()`. */
-  release(): void;
+  /** Ends what outlives a stop (pollers, the status feed, the database and its storage), last thing in `close()`. */
+  release(): Promise<void>;
 }
 
 /** Starting, stopping and running sync: the half of the mirror that talks to the server. */
@@ -142,7 +142,7 @@ class Control implements SyncControl {
       queue.renew(abort('mirror closed'));
       await queue.drained();
       lifecycle.send('closed');
-      this.#o.release();
+      await this.#o.release();
     })();
     return this.#closing;
   }
