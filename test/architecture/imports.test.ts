@@ -52,6 +52,8 @@ const LAYERS: Record<string, readonly string[]> = {
   sync: ['errors', 'ids', 'json', 'schema', 'db'],
   mirror: ['errors', 'ids', 'json', 'schema', 'client', 'db', 'sync'],
   simulator: ['errors', 'ids', 'json', 'schema'],
+  // Node only (a subpath of its own): the durable file storage, over the mirror's storage interface.
+  node: ['errors', 'ids', 'json', 'schema', 'db', 'mirror'],
   index: ['errors', 'ids', 'json', 'schema', 'client', 'db', 'sync', 'mirror'],
 };
 
