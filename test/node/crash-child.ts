@@ -1,0 +1,94 @@
+/**
+ * A process the crash-safety test starts and kills: a mirror on a file storage that syncs and
+ * edits customers, products and warehouses against the simulator, telling its parent (IPC) each
+ * edit that `save()` or `remove()` has resolved, the moment the app would consider it saved.
+ * With `settle`, it syncs until nothing is pending, reports, and exits.
+ */
+import { createMirror } from '../../src/mirror/create-mirror.js';
+import { openFileStorage } from '../../src/node/index.js';
+
+interface Args {
+  baseUrl: string;
+  token: string;
+  dataDir: string;
+  seed: number;
+  settle: boolean;
+}
+
+/** An edit the app was told is saved. */
+export interface AckedEdit {
+  op: string;
+  collection: 'customers' | 'products' | 'warehouses';
+  id: string;
+  fields: Record<string, unknown>;
+  removed?: true;
+}
+
+const args = JSON.parse(process.argv[2]!) as Args;
+let state = args.seed * 2654435761 % 2 ** 32;
+const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const send = (message: unknown) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+
+const storage = await openFileStorage({ dataDir: args.dataDir });
+const mirror = createMirror({
+  baseUrl: args.baseUrl,
+  token: args.token,
+  userAgent: 'pos-cloud-mirror crash test (dev@example.com)',
+  storage,
+  pageLimit: 15,
+  pollIntervalMs: 60_000,
+  collections: ['customers', 'products', 'warehouses'],
+  retry: { limit: 3, baseDelayMs: 1, backoffLimit: 5 },
+});
+await send({ kind: 'ready' });
+
+if (args.settle) {
+  for (let round = 0; round < 20; round++) {
+    await mirror.syncNow().catch(() => undefined);
+    if ((await mirror.pending()).every((e) => e.state !== 'pending')) break;
+  }
+  const pending = await mirror.pending();
+  await send({ kind: 'settled', pending: pending.length, states: pending.map((e) => e.state) });
+  await mirror.close();
+  process.exit(0);
+}
+
+let n = 0;
+for (;;) {
+  const roll = random();
+  const op = `crash-${args.seed}-${n++}`;
+  try {
+    if (roll < 0.3) {
+      await mirror.syncNow();
+    } else if (roll < 0.55) {
+      const fields = { company: op, email: `${op}@example.com` };
+      const id = await mirror.save('customers', fields);
+      await send({ kind: 'ack', edit: { op, collection: 'customers', id, fields } satisfies AckedEdit });
+    } else if (roll < 0.7) {
+      const live = (await mirror.db.customers.toArray()).filter((c) => c._d === 0);
+      const target = live[Math.floor(random() * live.length)];
+      if (target) {
+        const fields = { note_internal: op };
+        await mirror.save('customers', { id: target.id, ...fields });
+        await send({ kind: 'ack', edit: { op, collection: 'customers', id: target.id, fields } satisfies AckedEdit });
+      }
+    } else if (roll < 0.8) {
+      const live = (await mirror.db.customers.toArray()).filter((c) => c._d === 0 && String(c.company ?? '').startsWith('crash-'));
+      const target = live[Math.floor(random() * live.length)];
+      if (target) {
+        await mirror.remove('customers', target.id);
+        await send({ kind: 'ack', edit: { op, collection: 'customers', id: target.id, fields: {}, removed: true } satisfies AckedEdit });
+      }
+    } else if (roll < 0.9) {
+      const fields = { name: op, date_updated: 1_700_000_000_000 + n };
+      const id = await mirror.save('products', fields);
+      await send({ kind: 'ack', edit: { op, collection: 'products', id, fields } satisfies AckedEdit });
+    } else {
+      const fields = { name: op };
+      const id = await mirror.save('warehouses', fields);
+      await send({ kind: 'ack', edit: { op, collection: 'warehouses', id, fields } satisfies AckedEdit });
+    }
+  } catch {
+    // A failed sync (faults) is retried by the next round; an edit that threw was not saved.
+  }
+}
