@@ -1,10 +1,13 @@
 /**
- * node-sync: mirrors a tenant into IndexedDB from Node (fake-indexeddb, createMirror's Node
- * default), with a progress bar on stderr and a summary on stdout, then a live overview of the
- * latest orders per register until Ctrl+C. Without `--base-url` it starts a simulator whose
- * registers keep selling. See `--help` and README.md.
+ * node-sync: mirrors a tenant from Node into a durable file storage (a data directory that a
+ * restarted run resumes from, with a delta pull), with a progress bar on stderr and a summary on
+ * stdout, then a live overview of the latest orders per register until Ctrl+C. Without
+ * `--base-url` it starts a simulator whose registers keep selling. See `--help` and README.md.
  */
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createSimulator } from '../../src/simulator/index.js';
+import { openFileStorage } from '../../src/node/index.js';
 import { COLLECTIONS, createMirror, type Mirror } from '../shared/library.js';
 import { readOptions, USAGE, UsageError, type NodeSyncOptions } from './options.js';
 import { formatOverview, readOverview } from './overview.js';
@@ -39,7 +42,12 @@ async function main(): Promise<number> {
   const token = options.token ?? sim!.token;
   process.stderr.write(sim ? `Started a simulator (${options.size}, seed ${options.seed}) at ${baseUrl}\n` : `Mirroring ${baseUrl}\n`);
 
-  const mirror = createMirror({ baseUrl, token, userAgent: USER_AGENT, pollIntervalMs: 5_000 });
+  const dataDir = resolve(options.dataDir);
+  if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
+  const storage = await openFileStorage({ dataDir });
+  const kept = storage.restored.find((d) => d.name.includes(new URL(baseUrl).host));
+  process.stderr.write(kept ? `Resuming from ${dataDir} (${kept.replayed} transactions replayed)\n` : `Keeping the mirror in ${dataDir}\n`);
+  const mirror = createMirror({ baseUrl, token, userAgent: USER_AGENT, pollIntervalMs: 5_000, storage });
   const stopAll = async () => {
     await mirror.close();
     await sim?.close();

@@ -12,7 +12,14 @@ export interface NodeSyncOptions {
   once: boolean;
   /** Seconds between two overviews. */
   intervalSeconds: number;
+  /** Where the mirror is kept between runs (a durable file storage). */
+  dataDir: string;
+  /** Start from an empty data directory (what was kept is removed first). */
+  fresh: boolean;
 }
+
+/** Where the mirror is kept by default, below the working directory. */
+export const DEFAULT_DATA_DIR = '.node-sync-data';
 
 /** Usage text, printed for `--help` and bad flags. */
 export const USAGE = `Usage: npm run example:node -- [options]
@@ -26,6 +33,9 @@ overview of the latest orders per register until Ctrl+C.
   --seed N                simulator seed (default 7)
   --orders-per-second N   how fast the simulator's registers sell (default 1)
   --interval S            seconds between overviews (default 5)
+  --data-dir DIR          where the mirror is kept between runs (default ${DEFAULT_DATA_DIR}); a restarted
+                          run resumes from it with a delta, and nothing saved is lost to a crash
+  --fresh                 empty the data directory first: a full first sync
   --once                  print the summary and exit
   --help                  this text
 `;
@@ -49,6 +59,8 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): NodeSyncOpt
         'orders-per-second': { type: 'string', default: '1' },
         interval: { type: 'string', default: '5' },
         once: { type: 'boolean', default: false },
+        'data-dir': { type: 'string', default: DEFAULT_DATA_DIR },
+        fresh: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -70,5 +82,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): NodeSyncOpt
   if (!Number.isFinite(ordersPerSecond) || ordersPerSecond < 0) throw new UsageError('--orders-per-second must be a number >= 0');
   const intervalSeconds = Number(parsed.interval);
   if (!Number.isFinite(intervalSeconds) || intervalSeconds <= 0) throw new UsageError('--interval must be a number of seconds > 0');
-  return { baseUrl, token, size, seed, ordersPerSecond, once: parsed.once, intervalSeconds };
+  const dataDir = parsed['data-dir'];
+  if (dataDir.trim() === '') throw new UsageError('--data-dir must name a directory');
+  return { baseUrl, token, size, seed, ordersPerSecond, once: parsed.once, intervalSeconds, dataDir, fresh: parsed.fresh };
 }

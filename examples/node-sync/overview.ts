@@ -1,4 +1,4 @@
-import { money } from '../shared/format.js';
+import { money, when } from '../shared/format.js';
 import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
 import { ordersToday } from '../shared/sales.js';
 
@@ -38,8 +38,9 @@ export async function readOverview(mirror: Mirror, now: number, locale?: string)
 
 /** The overview as a text table. */
 export function formatOverview(lines: RegisterLine[], now: number, locale?: string): string {
-  const time = (ms: number | undefined) => (ms === undefined ? '—' : new Date(ms).toLocaleTimeString(locale, { hourCycle: 'h23' }));
-  const rows = [['Register', 'Sales today', 'Takings today', 'Last sale', 'Last total'], ...lines.map((l) => [l.name, String(l.salesToday), l.takingsToday, time(l.lastOrderAt), l.lastOrderTotal])];
+  // The time of a sale of today, the date and time of an earlier one, as the web app shows it.
+  const time = (ms: number) => new Date(ms).toLocaleTimeString(locale, { hourCycle: 'h23' });
+  const rows = [['Register', 'Sales today', 'Takings today', 'Last sale', 'Last total'], ...lines.map((l) => [l.name, String(l.salesToday), l.takingsToday, when(l.lastOrderAt, now, locale) || '—', l.lastOrderTotal])];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const render = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   return [`Latest orders at ${time(now)}`, render(rows[0]!), ...rows.slice(1).map(render)].join('\n');

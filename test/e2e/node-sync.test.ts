@@ -3,10 +3,13 @@
  * its summary checked against what the simulator holds.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { createSimulator } from '../../src/simulator/index.js';
+import { formatOverview } from '../../examples/node-sync/overview.js';
 
 const SCRIPT = resolve(import.meta.dirname, '../../examples/node-sync/main.ts');
 
@@ -33,8 +36,11 @@ describe('node-sync example', { timeout: 60_000 }, () => {
     await sim?.close();
   });
 
+  const dataDir = mkdtempSync(join(tmpdir(), 'node-sync-e2e-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
   it('mirrors a service given by URL and token and prints a record count per collection that matches it', async () => {
-    const { code, stdout, stderr } = await run(['--base-url', sim.baseUrl, '--once'], { POS_TOKEN: sim.token });
+    const { code, stdout, stderr } = await run(['--base-url', sim.baseUrl, '--once', '--data-dir', dataDir], { POS_TOKEN: sim.token });
     expect(stderr).toContain(`Mirroring ${sim.baseUrl}`);
     expect(code).toBe(0);
     for (const collection of COLLECTIONS) {
@@ -53,9 +59,44 @@ describe('node-sync example', { timeout: 60_000 }, () => {
   });
 
   it('stops with exit code 1 and the reason when the token is refused', async () => {
-    const { code, stderr, stdout } = await run(['--base-url', sim.baseUrl, '--once'], { POS_TOKEN: 'not-the-token' });
+    const { code, stderr, stdout } = await run(['--base-url', sim.baseUrl, '--once', '--data-dir', join(dataDir, 'refused')], { POS_TOKEN: 'not-the-token' });
     expect(code).toBe(1);
     expect(stderr).toMatch(/the sync failed: AuthError/);
     expect(stdout + stderr).not.toContain('not-the-token');
   });
+
+  it('keeps the mirror in its data directory: a second run resumes from it with a delta, and --fresh starts over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'node-sync-e2e-'));
+    try {
+      const first = await run(['--base-url', sim.baseUrl, '--once', '--data-dir', dir], { POS_TOKEN: sim.token });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toContain(`Keeping the mirror in ${dir}`);
+      sim.requests.clear();
+      const second = await run(['--base-url', sim.baseUrl, '--once', '--data-dir', dir], { POS_TOKEN: sim.token });
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain(`Resuming from ${dir}`);
+      expect(sim.requests.recent().filter((r) => r.method === 'GET' && r.query['version_start'] === '0')).toEqual([]);
+      const third = await run(['--base-url', sim.baseUrl, '--once', '--data-dir', dir, '--fresh'], { POS_TOKEN: sim.token });
+      expect(third.stderr).toContain(`Keeping the mirror in ${dir}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows the date of a last sale from an earlier day, and only the time of one from today', () => {
+    const now = new Date(2026, 10, 25, 15, 0).getTime();
+    const line = { salesToday: 0, takingsToday: '0', lastOrderTotal: '1' };
+    const text = formatOverview(
+      [
+        { ...line, name: 'Shop · A', lastOrderAt: new Date(2026, 10, 25, 9, 30).getTime() },
+        { ...line, name: 'Shop · B', lastOrderAt: new Date(2026, 10, 23, 18, 45).getTime() },
+      ],
+      now,
+      'en-GB',
+    );
+    expect(text).toMatch(/Shop · A .*09:30/);
+    expect(text).not.toMatch(/Shop · A .*Nov/);
+    expect(text).toMatch(/Shop · B .*23 Nov, 18:45/);
+  });
 });
+
