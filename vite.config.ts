@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /**
- * Library build of both entries (`.` and `./simulator`) as ES modules; dependencies and Node
+ * Library build of the entries (`.`, `./simulator` and `./node`) as ES modules; dependencies and Node
  * built-ins stay external. Type declarations are emitted by `tsc -p tsconfig.build.json`.
  */
 export default defineConfig({
@@ -15,7 +15,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     lib: {
-      entry: { index: 'src/index.ts', simulator: 'src/simulator/index.ts' },
+      entry: { index: 'src/index.ts', simulator: 'src/simulator/index.ts', node: 'src/node/index.ts' },
       formats: ['es'],
     },
     rollupOptions: {
