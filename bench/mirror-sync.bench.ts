@@ -11,13 +11,10 @@ import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
 import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
 import { gc, median } from './stats.js';
+import { TENANT_100K } from './tenants.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const TENANT: SizeOption = {
-  shops: 5, warehouses: 6, cash_registers: 12, employees: 40, park_locations: 20, categories: 90,
-  products: 3500, product_price_matrix: 4500, customers: 6000, shifts: 1700, orders: 11500,
-  order_details: 29000, transactions: 11600, stockup: 460, stock_history: 32000,
-};
+const TENANT = TENANT_100K;
 
 await main();
 

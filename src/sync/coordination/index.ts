@@ -1,7 +1,7 @@
 /**
- * Who syncs and when: one leader per database across tabs, windows, workers (and processes
- * sharing durable storage) with Web Locks or a lease (`leader.ts`, `lock-campaign.ts`,
- * `lease.ts`); the schedule of runs with backoff after failures (`scheduler.ts`); and the
+ * Who syncs and when: one leader per database across tabs, windows and workers with Web Locks or
+ * a lease (`leader.ts`, `lock-campaign.ts`, `lease.ts`; between Node processes, the durable store's
+ * lock lets one process at a time open the database at all); the schedule of runs with backoff after failures (`scheduler.ts`); and the
  * runtime's globals (time, timers, connectivity, visibility, locks) behind one interface that
  * tests replace (`environment.ts`).
  */

@@ -1,0 +1,168 @@
+/**
+ * The durable store for Node (`openFileStorage`) beside fake-indexeddb alone: the first sync of a
+ * ~100,000-record tenant into each (records/s), and a bare Dexie `bulkPut` of the same records into
+ * the same durable store (its storage limit: every transaction journaled and fsynced), rounds
+ * alternating; then the restart of the durable mirror in a fresh process (open the data directory,
+ * restore, first delta sync), and the peak RSS of each process. `LARGE=1` adds the ~1M-record
+ * tenant: its durable first sync and its restart.
+ *
+ *   npm run bench -- mirror-sync       (this file and mirror-sync.bench.ts)
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StoredRecord } from '../src/db/sync-rows.js';
+import type { SizeOption } from '../src/simulator/size.js';
+import { forkSimulator } from './simulator-process.js';
+import { median } from './stats.js';
+import { TENANT_100K } from './tenants.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const RESTART_ENV = 'BENCH_DURABLE_RESTART';
+
+if (process.env[RESTART_ENV]) await restartChild(JSON.parse(process.env[RESTART_ENV]) as RestartJob);
+else await main();
+
+interface RestartJob {
+  baseUrl: string;
+  token: string;
+  dataDir: string;
+}
+
+async function libraries() {
+  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
+  const { createMirror } = await import('../src/mirror/create-mirror.js');
+  const { openFileStorage } = await import('../src/node/index.js');
+  const { MirrorDb } = await import('../src/db/mirror-db.js');
+  const { COLLECTIONS } = await import('../src/schema/collections.js');
+  return { IDBFactory, IDBKeyRange, createMirror, openFileStorage, MirrorDb, COLLECTIONS };
+}
+
+async function main(): Promise<void> {
+  const lib = await libraries();
+  const server = await forkSimulator({ size: TENANT_100K, seed: 9 });
+  const connection = { baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0 };
+  const dirs: string[] = [];
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-durable-'));
+    dirs.push(dir);
+    return dir;
+  };
+  let seq = 0;
+
+  async function memoryRun(): Promise<number> {
+    const mirror = lib.createMirror({ ...connection, dbName: `memory-${++seq}`, indexedDB: new lib.IDBFactory(), IDBKeyRange: lib.IDBKeyRange });
+    const started = performance.now();
+    await mirror.syncNow();
+    const ms = performance.now() - started;
+    await mirror.close();
+    return ms;
+  }
+
+  async function durableRun(dataDir: string): Promise<{ ms: number; stored: Map<string, StoredRecord[]> | undefined }> {
+    const storage = await lib.openFileStorage({ dataDir });
+    const mirror = lib.createMirror({ ...connection, storage });
+    const started = performance.now();
+    await mirror.syncNow();
+    const ms = performance.now() - started;
+    let stored: Map<string, StoredRecord[]> | undefined;
+    if (seq++ === 0) {
+      stored = new Map();
+      for (const c of [...lib.COLLECTIONS, 'categories'] as const) stored.set(c, await mirror.db.table(c).toArray());
+    }
+    await mirror.close();
+    return { ms, stored };
+  }
+
+  async function bulkPutRun(stored: Map<string, StoredRecord[]>): Promise<number> {
+    const storage = await lib.openFileStorage({ dataDir: newDir() });
+    const db = new lib.MirrorDb('bulk', { indexedDB: storage.indexedDB, IDBKeyRange: storage.IDBKeyRange });
+    storage.attach(db);
+    await db.open();
+    const started = performance.now();
+    for (const [c, rows] of stored) {
+      for (let i = 0; i < rows.length; i += 400) await db.table(c).bulkPut(rows.slice(i, i + 400));
+    }
+    const ms = performance.now() - started;
+    db.close();
+    await storage.close();
+    return ms;
+  }
+
+  const firstDir = newDir();
+  const first = await durableRun(firstDir);
+  const stored = first.stored!;
+  const total = [...stored.values()].reduce((n, rows) => n + rows.length, 0);
+  const memory: number[] = [];
+  const durable: number[] = [first.ms];
+  const bulk: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bulk.push(await bulkPutRun(stored));
+    memory.push(await memoryRun());
+    if (round > 0) durable.push((await durableRun(newDir())).ms);
+  }
+  const rate = (ms: number[]) => total / (median(ms) / 1000);
+  const fmt = (n: number) => Math.round(n).toLocaleString('en');
+  console.log(`tenant: ${total.toLocaleString('en')} records stored`);
+  console.log(`first sync into fake-indexeddb alone (in memory):        ${fmt(rate(memory))} records/s`);
+  console.log(`first sync into the durable file storage:                ${fmt(rate(durable))} records/s`);
+  console.log(`bare Dexie bulkPut into the same durable storage:        ${fmt(rate(bulk))} records/s`);
+  console.log(`ratio durable sync / durable bulkPut: ${(rate(durable) / rate(bulk)).toFixed(2)}x; durable / in memory: ${(rate(durable) / rate(memory)).toFixed(2)}x (medians of ${ROUNDS})`);
+  console.log(`peak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  console.log(`restart of the 100k mirror (fresh process): ${await restart({ baseUrl: server.baseUrl, token: server.token, dataDir: firstDir })}`);
+  server.stop();
+
+  if (process.env.LARGE) await large(lib);
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
+
+async function large(lib: Awaited<ReturnType<typeof libraries>>): Promise<void> {
+  const size: SizeOption = 'large';
+  const server = await forkSimulator({ size, seed: 9 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-durable-large-'));
+  try {
+    const storage = await lib.openFileStorage({ dataDir });
+    const mirror = lib.createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, storage });
+    const started = performance.now();
+    await mirror.syncNow();
+    const seconds = (performance.now() - started) / 1000;
+    const total = Object.values(server.counts).reduce((n, c) => n + c, 0);
+    await mirror.close();
+    console.log(`large durable first sync: ${total.toLocaleString('en')} records in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} records/s), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    console.log(`restart of the ~1M mirror (fresh process): ${await restart({ baseUrl: server.baseUrl, token: server.token, dataDir })}`);
+  } finally {
+    server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Restarts the mirror of `job` in a fresh process and returns what it measured. */
+function restart(job: RestartJob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [RESTART_ENV]: JSON.stringify(job) } });
+    child.once('message', (message) => resolve(String(message)));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`the restart process exited with ${code}`))));
+  });
+}
+
+/** In the restart process: open the data directory, restore, and run the first (delta) sync. */
+async function restartChild(job: RestartJob): Promise<void> {
+  const lib = await libraries();
+  const started = performance.now();
+  const storage = await lib.openFileStorage({ dataDir: job.dataDir });
+  const opened = performance.now();
+  const mirror = lib.createMirror({ baseUrl: job.baseUrl, token: job.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, storage });
+  const report = await mirror.syncNow();
+  const synced = performance.now();
+  const fetched = report.pulls.reduce((n, p) => n + p.received, 0);
+  await mirror.close();
+  const line = `${((synced - started) / 1000).toFixed(1)} s (open and restore ${((opened - started) / 1000).toFixed(1)} s, first delta sync ${((synced - opened) / 1000).toFixed(2)} s, ${fetched} records fetched), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`;
+  process.send!(line, () => process.exit(0));
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
