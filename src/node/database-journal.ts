@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
@@ -15,7 +15,8 @@ import { FORMAT, JOURNAL_MAGIC, type JournalHeader, type JournalOp } from './sto
  * is on disk. A transaction that aborts leaves nothing; one killed mid-write leaves a torn record,
  * which the next restore cuts off.
  *
- * When the journal passes `compactAtBytes` it is folded into a new snapshot and started afresh.
+ * When the journal outgrows both `compactAtBytes` and the snapshot, it is folded into a new
+ * snapshot and started afresh.
  */
 export class DatabaseJournal {
   readonly #dir: string;
@@ -25,6 +26,8 @@ export class DatabaseJournal {
   #writer: RecordWriter | undefined;
   #database: IDBDatabase | undefined;
   #compacting: Promise<void> | undefined;
+  /** Size of the last snapshot written or read (bytes): a journal is folded in once it outgrows it. */
+  #snapshotBytes: number;
   /** A journal write that failed: the store can no longer promise durability, so writes are refused. */
   #failure: StorageError | undefined;
 
@@ -38,6 +41,7 @@ export class DatabaseJournal {
     this.#name = name;
     this.#compactAtBytes = compactAtBytes;
     this.#id = journalId ?? covers;
+    this.#snapshotBytes = fileSize(join(dir, 'snapshot'));
     if (journalId !== undefined) this.#writer = new RecordWriter(join(dir, 'journal'), 'a', JOURNAL_MAGIC);
   }
 
@@ -52,7 +56,7 @@ export class DatabaseJournal {
    */
   async opened(database: IDBDatabase, snapshotVersion: number | undefined): Promise<void> {
     this.#database = database;
-    if (this.#writer === undefined || snapshotVersion !== database.version || this.bytes > this.#compactAtBytes / 4) await this.compact();
+    if (this.#writer === undefined || snapshotVersion !== database.version || this.#due(4)) await this.compact();
   }
 
   /** Folds the journal into a new snapshot and begins the next journal (serialized: one at a time). */
@@ -60,6 +64,7 @@ export class DatabaseJournal {
     const database = this.#database;
     if (!database) return Promise.resolve();
     this.#compacting ??= writeSnapshot(database, this.#dir, this.#id, () => this.#beginJournal(this.#id + 1)).finally(() => {
+      this.#snapshotBytes = fileSize(join(this.#dir, 'snapshot'));
       this.#compacting = undefined;
     });
     return this.#compacting;
@@ -127,7 +132,17 @@ export class DatabaseJournal {
       });
       return;
     }
-    if (this.bytes > this.#compactAtBytes) setImmediate(() => void this.compact().catch(() => undefined));
+    if (this.#due(1)) setImmediate(() => void this.compact().catch(() => undefined));
+  }
+
+  /**
+   * True when the journal is worth folding into a snapshot: past `compactAtBytes` and past the
+   * snapshot's own size (divided by `divisor`). A snapshot rewrites every record, so folding only
+   * once the journal has grown as large keeps the cost of writing in proportion to what was
+   * written, however large the database grows.
+   */
+  #due(divisor: number): boolean {
+    return this.bytes > Math.max(this.#compactAtBytes, this.#snapshotBytes) / divisor;
   }
 
   /** Starts journal `id` (empty) in place of the current one; runs while no write can commit. */
@@ -167,5 +182,14 @@ function opsOf(store: string, request: DBCoreMutateRequest, response: DBCoreMuta
       const { type, lower, upper, lowerOpen, upperOpen } = request.range;
       return [{ s: store, t: 'deleteRange', r: { type, lower, upper, lowerOpen: lowerOpen === true, upperOpen: upperOpen === true } }];
     }
+  }
+}
+
+/** Size of a file in bytes, 0 when it does not exist. */
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
   }
 }

@@ -19,7 +19,7 @@ export interface FileStorageOptions {
   signal?: AbortSignal;
   /**
    * A journal longer than this is folded into a new snapshot (bytes).
-   * @default 67_108_864 (64 MiB)
+   * @default 268_435_456 (256 MiB)
    */
   compactAtBytes?: number;
 }
@@ -36,7 +36,7 @@ export interface FileStorage extends MirrorStorage {
 }
 
 /** The default of {@link FileStorageOptions.compactAtBytes}. */
-const COMPACT_AT_BYTES = 64 * 1024 * 1024;
+const COMPACT_AT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Opens a durable store for a mirror in Node: the database the mirror works on is held in memory
