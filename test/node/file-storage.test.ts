@@ -78,6 +78,34 @@ describe('the file storage', () => {
     await second.close();
   });
 
+  it('loses no write that commits while a compaction runs', async () => {
+    const { dataDir } = await setup();
+    const storage = await openFileStorage({ dataDir, compactAtBytes: 1_024 });
+    const db = new Dexie('pos-cloud-mirror:compaction', { indexedDB: storage.indexedDB, IDBKeyRange: storage.IDBKeyRange });
+    db.version(1).stores({ items: 'id, group' });
+    storage.attach(db);
+    // Writers in parallel: every commit passes the threshold, so snapshots are taken between and beside them.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, writer) =>
+        (async () => {
+          for (let i = 0; i < 40; i++) await db.table('items').bulkPut(Array.from({ length: 5 }, (_, k) => ({ id: `${writer}-${i}-${k}`, group: writer, text: 'x'.repeat(50) })));
+        })(),
+      ),
+    );
+    await db.table('items').where('group').equals(3).delete();
+    db.close();
+    await storage.close();
+
+    const again = await openFileStorage({ dataDir });
+    const reopened = new Dexie('pos-cloud-mirror:compaction', { indexedDB: again.indexedDB, IDBKeyRange: again.IDBKeyRange });
+    reopened.version(1).stores({ items: 'id, group' });
+    again.attach(reopened);
+    expect(await reopened.table('items').count()).toBe(7 * 40 * 5);
+    expect(await reopened.table('items').where('group').equals(3).count()).toBe(0);
+    reopened.close();
+    await again.close();
+  });
+
   it('cuts off a torn last journal record (a write the killed process did not finish) and keeps the rest', async () => {
     const { sim, dataDir } = await setup();
     const first = await durableMirror(sim, dataDir);
