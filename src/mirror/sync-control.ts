@@ -1,37 +1,14 @@
-import type { MirrorDb } from '../db/mirror-db.js';
 import { PosCloudError } from '../errors/index.js';
 import type { CollectionName } from '../schema/collections.js';
-import { createScheduler, type LeaderElector, type Scheduler, type SyncEnvironment } from '../sync/coordination/index.js';
-import type { Puller, ReconcileReport } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/index.js';
-import type { FailurePolicy } from './failure-policy.js';
-import type { Lifecycle } from './lifecycle.js';
+import { createScheduler, type Scheduler } from '../sync/coordination/index.js';
+import type { ReconcileReport } from '../sync/pull/index.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
-import type { RunQueue } from './run-queue.js';
-import type { StatusFeed } from './status-feed.js';
-import type { SyncPhase } from './status.js';
-import type { SyncCycle } from './sync-cycle.js';
 import type { SyncReport } from './sync-report.js';
-import { createSyncRuns, type SyncRuns } from './sync-runs.js';
-import type { TokenGenerations } from './token-generations.js';
+import { createSyncRuns, type MirrorParts, type SyncRuns } from './sync-runs.js';
 
-/** What {@link createSyncControl} drives. */
-export interface SyncControlOptions {
-  db: MirrorDb;
-  env: SyncEnvironment;
-  client: SyncClient;
-  lifecycle: Lifecycle;
-  queue: RunQueue;
-  feed: StatusFeed;
-  tokens: TokenGenerations;
-  failures: FailurePolicy;
-  elector: LeaderElector;
-  puller: Puller;
-  cycle: SyncCycle;
-  collections: readonly CollectionName[];
+/** What {@link createSyncControl} drives: the mirror's parts (as the runs use them), the schedule's interval, and what `close()` ends. */
+export interface SyncControlOptions extends MirrorParts {
   pollIntervalMs: number;
-  /** The phase at rest now. */
-  restingPhase(): SyncPhase;
   /** Ends what outlives a stop (pollers, the status feed, the database and its storage), last thing in `close()`. */
   release(): Promise<void>;
 }

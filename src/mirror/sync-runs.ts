@@ -19,8 +19,8 @@ import type { SyncCycle } from './sync-cycle.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 import type { TokenGenerations } from './token-generations.js';
 
-/** What {@link createSyncRuns} works with. */
-export interface SyncRunsOptions {
+/** The parts of a mirror the runs and the sync control work with. */
+export interface MirrorParts {
   db: MirrorDb;
   env: SyncEnvironment;
   client: SyncClient;
@@ -33,10 +33,14 @@ export interface SyncRunsOptions {
   puller: Puller;
   cycle: SyncCycle;
   collections: readonly CollectionName[];
-  /** The schedule, paused by a failure only the app can fix and resumed by a run that succeeds or a new token. */
-  schedule: Pick<Scheduler, 'paused' | 'pause' | 'resume'>;
   /** The phase at rest now. */
   restingPhase(): SyncPhase;
+}
+
+/** What {@link createSyncRuns} works with: the mirror's parts, its schedule, and the check that it is open. */
+export interface SyncRunsOptions extends MirrorParts {
+  /** The schedule, paused by a failure only the app can fix and resumed by a run that succeeds or a new token. */
+  schedule: Pick<Scheduler, 'paused' | 'pause' | 'resume'>;
   /** Throws when the mirror is closed, naming the call. */
   assertOpen(what: string): void;
 }
