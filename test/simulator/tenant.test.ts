@@ -104,7 +104,7 @@ describe('generated tenant', () => {
     const b = await createSimulator({ size: 'small', seed: 42 });
     const c = await createSimulator({ size: 'small', seed: 43 });
     try {
-      for (const name of ['orders', 'customers', 'stock_history', 'product_price_matrix'] as const) {
+      for (const name of ['orders', 'customers', 'stock_history', 'stockup', 'products', 'categories', 'product_price_matrix'] as const) {
         expect(JSON.stringify(a.store.list(name))).toBe(JSON.stringify(b.store.list(name)));
       }
       expect(JSON.stringify(a.store.list('orders'))).not.toBe(JSON.stringify(c.store.list('orders')));

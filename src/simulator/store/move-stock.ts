@@ -1,6 +1,7 @@
 /**
  * A stock movement outside a sale: a positive quantity is a delivery (a stock-up with one row), a
- * negative one a write-off or inventory correction (a row alone).
+ * negative one a write-off or inventory correction (a row alone), which can take out at most what
+ * the warehouse holds: stock never goes below zero.
  */
 import { ValidationError } from '../../errors/index.js';
 import type { Id } from '../../ids/id.js';
@@ -32,6 +33,12 @@ export function moveStock(store: StoreAccess, opts: MoveStockOptions): StockMove
   }
   const product = store.require('products', opts.idProduct);
   store.require('warehouses', opts.idWarehouse);
+  const held = store.stockOf(opts.idWarehouse, opts.idProduct);
+  if (opts.quantity < 0 && -opts.quantity > held) {
+    throw new ValidationError(`moveStock: cannot take ${-opts.quantity} of product ${opts.idProduct} out of warehouse ${opts.idWarehouse}, which holds ${Math.max(0, held)}`, {
+      issues: [{ path: ['quantity'], message: `more than the ${Math.max(0, held)} the warehouse holds` }],
+    });
+  }
   const register = registerFor(store, opts.idWarehouse);
   const employees = store.collection('employees');
   const employee = employees.recordAt(0);

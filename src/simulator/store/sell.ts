@@ -1,13 +1,19 @@
 /**
  * A sale as a register closes it: one order with its items, a payment (transaction) and a stock
  * movement per item out of the shop's warehouse, all in the register's open shift, each record
- * written (validated, stamped) in that order. Prices come from each product's current price row.
+ * written (validated, stamped) in that order. The shop sells what its kind sells (a café coffee
+ * and cakes), within what such a shop takes for one receipt; prices come from each product's
+ * current price row, in the shop's currency. What the warehouse lacks is delivered first (see
+ * `restock.ts`), and the receipt takes the register's next number.
  */
 import { ValidationError } from '../../errors/index.js';
 import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
+import type { ShopSales } from '../tenant/generate-tenant.js';
 import { PAYMENT_CODES } from '../tenant/payment-codes.js';
+import { CZK_PER_EUR, inShopCurrency, saleQuantity } from '../tenant/shop-profiles.js';
 import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
+import { restockFor, type Restock } from './restock.js';
 import type { StoreAccess } from './store-access.js';
 
 /** What to sell; everything is chosen at random (seeded) when left out. */
@@ -27,7 +33,10 @@ export interface Sale {
   order: SimRecord;
   details: SimRecord[];
   transaction: SimRecord;
+  /** The stock movements of the sale, one per item (negative quantities). */
   stockHistory: SimRecord[];
+  /** The delivery booked first because the warehouse lacked something, or null. */
+  restock: Restock | null;
 }
 
 /** Performs a sale on the store. */
@@ -49,21 +58,27 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
   }
   const now = store.now();
 
+  const sells = store.shopSales(shopId);
+  const cap = sells?.maxOrderTotal ?? Number.POSITIVE_INFINITY;
+  let czkTotal = 0;
   const lines = Array.from({ length: count }, () => {
-    const product = pickLive(store, 'products');
-    const row = store.prices.currentRow(product.id as Id, now);
-    const price = row && typeof row.unit_price_base_tax_incl === 'number' ? Math.round(row.unit_price_base_tax_incl * 1000) : 50_000;
-    const tax = typeof product.tax_pst_rate === 'number' && product.tax_pst_rate > 0 ? product.tax_pst_rate : 1.21;
-    const quantity = product.unit === 1 ? 0.25 * rng.int(1, 8) : rng.chance(0.85) ? 1 : 2;
-    const line = Math.round(price * quantity);
-    return { product, price, tax, quantity, line, excl: Math.round(line / tax) };
+    let line = draftLine(store, sells, currency, now, false);
+    // A line that would take the order past what such a shop takes: one piece of something else.
+    for (let attempt = 0; attempt < 8 && czkTotal + line.czk > cap; attempt++) line = draftLine(store, sells, currency, now, true);
+    czkTotal += line.czk;
+    return line;
   });
   const total = lines.reduce((sum, l) => sum + l.line, 0);
   const excl = lines.reduce((sum, l) => sum + l.excl, 0);
   const refs = { id_shop: shopId, id_cash_register: registerId, id_shift: shift.id, id_employee: employeeId };
 
-  // Receipts are numbered on from the tenant's orders, as a register's counter would be.
-  const serial = store.count('orders') + 1;
+  const restock = restockFor(
+    store,
+    lines.map((l) => ({ product: l.product, quantity: l.quantity, unitPrice: l.purchase })),
+    { warehouseId, shopId, registerId, employeeId },
+  );
+  // Each register numbers its own receipts.
+  const serial = store.nextReceiptNumber(registerId);
   const order = store.write('orders', {
     _t: 'orders',
     ...refs,
@@ -131,10 +146,52 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
       stock_history_type: STOCK_HISTORY_TYPES.sale,
       quanity: -l.quantity,
       date_stocked: now,
-      product_purchase_unit_price_tax_excl: Math.round((l.price * 0.45) / l.tax),
+      product_purchase_unit_price_tax_excl: l.purchase,
     }),
   );
-  return { order, details, transaction, stockHistory };
+  return { order, details, transaction, stockHistory, restock };
+}
+
+/** One order line: product, price (the shop's currency, x1000), quantity and amounts. */
+interface Line {
+  product: SimRecord;
+  price: number;
+  tax: number;
+  quantity: number;
+  line: number;
+  excl: number;
+  /** The line in CZK x1000, to compare with what the shop takes for one order. */
+  czk: number;
+  /** Purchase price per unit, tax excl., CZK x1000. */
+  purchase: number;
+}
+
+/** Drafts a line: a product the shop sells, priced now; `single` takes one piece (a quarter kilo). */
+function draftLine(store: StoreAccess, sells: ShopSales | undefined, currency: string, now: number, single: boolean): Line {
+  const rng = store.rng;
+  const product = pickSold(store, sells);
+  const row = store.prices.currentRow(product.id as Id, now);
+  const listed = row && typeof row.unit_price_base_tax_incl === 'number' ? Math.round(row.unit_price_base_tax_incl * 1000) : 50_000;
+  const listedIn = typeof row?.currency === 'string' ? row.currency : 'CZK';
+  const czkPrice = listedIn === 'EUR' ? listed * CZK_PER_EUR : listed;
+  const price = listedIn === currency ? listed : inShopCurrency(czkPrice, currency);
+  const tax = typeof product.tax_pst_rate === 'number' && product.tax_pst_rate > 0 ? product.tax_pst_rate : 1.21;
+  const byWeight = product.unit === 1;
+  const quantity = single ? (byWeight ? 0.25 : 1) : saleQuantity(byWeight, product.item_type === 1, rng);
+  const line = Math.round(price * quantity);
+  return { product, price, tax, quantity, line, excl: Math.round(line / tax), czk: Math.round(czkPrice * quantity), purchase: Math.round((czkPrice * 0.45) / tax) };
+}
+
+/** A live product the shop sells, the long-standing ones more often; any live product for a shop the generator did not make. */
+function pickSold(store: StoreAccess, sells: ShopSales | undefined): SimRecord {
+  const list = sells?.products ?? [];
+  const products = store.collection('products');
+  for (let attempt = 0; attempt < 16 && list.length > 0; attempt++) {
+    const u = store.rng.next();
+    const record = products.get(list[Math.floor(list.length * u * u)] as Id);
+    if (record && record._d === 0 && record.visible !== false) return record;
+  }
+  return pickLive(store, 'products');
 }
 
 /** A random record that is not deleted (and, where the field exists, visible). */

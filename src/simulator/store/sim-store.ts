@@ -13,7 +13,7 @@ import { hasDateCreated, type SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
 import type { IdGenerator } from '../../ids/index.js';
 import { newId, simIdGenerator, type SimTable } from '../sim-ids.js';
-import type { Tenant } from '../tenant/generate-tenant.js';
+import type { ShopSales, Tenant } from '../tenant/generate-tenant.js';
 import { OrderItems } from '../queries/order-items.js';
 import { PriceRows } from '../queries/price-rows.js';
 import { StockLedger } from '../queries/stock-ledger.js';
@@ -131,6 +131,23 @@ export class SimStore implements StoreAccess {
   /** Records a register's open shift (after a sale had to open one). */
   setOpenShift(registerId: Id, shiftId: Id): void {
     this.tenant.openShiftOf.set(registerId, shiftId);
+  }
+
+  /** The next receipt number of a register, taken: each register counts its own receipts. */
+  nextReceiptNumber(registerId: Id): number {
+    const next = (this.tenant.lastReceiptOf.get(registerId) ?? 0) + 1;
+    this.tenant.lastReceiptOf.set(registerId, next);
+    return next;
+  }
+
+  /** What a shop the generator made sells (its kind's products, its largest order). */
+  shopSales(shopId: Id): ShopSales | undefined {
+    return this.tenant.shopSales.get(shopId);
+  }
+
+  /** How much of a product a warehouse holds now: the sum of its stock movements. */
+  stockOf(warehouseId: Id, productId: Id): number {
+    return this.ledger.warehouse(warehouseId).get(productId)?.sum ?? 0;
   }
 
   /** The simulator clock's current time (ms). */

@@ -10,6 +10,7 @@ import type { PriceRows } from '../queries/price-rows.js';
 import type { SimRecord } from '../record.js';
 import type { Rng } from '../rng.js';
 import type { SimTable } from '../sim-ids.js';
+import type { ShopSales } from '../tenant/generate-tenant.js';
 
 /** The store as the register operations see it. */
 export interface StoreAccess {
@@ -33,4 +34,10 @@ export interface StoreAccess {
   openShiftOf(registerId: Id): Id | undefined;
   /** Records a register's open shift. */
   setOpenShift(registerId: Id, shiftId: Id): void;
+  /** The next receipt number of a register (each register counts its own: 1, 2, ...), taken. */
+  nextReceiptNumber(registerId: Id): number;
+  /** What a shop sells, for a shop the generator made. */
+  shopSales(shopId: Id): ShopSales | undefined;
+  /** How much of a product a warehouse holds now (the sum of its stock movements). */
+  stockOf(warehouseId: Id, productId: Id): number;
 }

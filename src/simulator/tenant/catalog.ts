@@ -1,16 +1,18 @@
 /**
  * Products and their price matrix rows. Most products exist from the first day (the initial
- * import), the rest arrive over the years; some were deleted (`_d` set, `visible` false). Each
+ * import), the rest arrive over the years; some were deleted (`_d` set, `visible` false). Names,
+ * prices and VAT come from the product pool of the product's category (`product-pools.ts`). Each
  * product's price rows form consecutive validity windows: a row expires when the next starts, the
  * last one is current. Sales look prices up here so order items bill what the matrix said.
  */
 import type { SimRecord } from '../record.js';
-import type { Rng } from '../rng.js';
+import { Rng, hashString } from '../rng.js';
 import type { Categories } from './categories.js';
+import { PRODUCT_POOLS, nameOf, poolNames, type PoolName, type ProductGroup } from './product-pools.js';
 import type { TenantContext } from './tenant-context.js';
 import { TableData, commonFields } from './table-data.js';
 import { DAY, countBefore, spreadTimes, strictlyIncreasing } from './timeline.js';
-import { GENERIC_PRODUCTS, PRODUCTS_BY_CATEGORY, ean13 } from './words.js';
+import { ean13 } from './words.js';
 
 /** Generated products and prices, and the lookups sales need. */
 export interface Catalog {
@@ -18,17 +20,23 @@ export interface Catalog {
   product_price_matrix: TableData;
   /** Tax multiplier of product p (1.21 means 21 % VAT). */
   taxRateOf: Float64Array;
-  /** Unit of product p (0 pieces, 1 kg, 2 litres). */
+  /** Unit of product p (0 pieces, 1 kg). */
   unitOf: Uint8Array;
+  /** Pieces (kilograms when sold by weight) per delivered case of product p. */
+  caseOf: Uint16Array;
+  /** 1 for retail goods (coffee beans, mugs), 0 for what is served on site. */
+  goodsOf: Uint8Array;
+  /** The first-level category (such as "Káva") product p is sold under. */
+  sectionOf(p: number): string;
   /** Product p's record (generated version). */
   product(p: number): SimRecord;
-  /** Price (tax incl., x1000) of product p valid at time t. */
+  /** Price (tax incl., x1000, CZK) of product p valid at time t. */
   priceAt(p: number, t: number): number;
+  /** True when product p exists at time t and is not deleted then. */
+  availableAt(p: number, t: number): boolean;
   /** A random product that exists and is not deleted at time t. */
   productAt(t: number, rng: Rng): number;
 }
-
-const VARIANTS = ['malé', 'velké', 's sebou', 'bio', 'bez laktózy', 'dvojité', 'XL', 'sezónní'] as const;
 
 /** Generates products and their price matrix rows. */
 export function generateCatalog(ctx: TenantContext, categories: Categories): Catalog {
@@ -43,25 +51,25 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
 
   const taxRateOf = new Float64Array(P);
   const unitOf = new Uint8Array(P);
+  const caseOf = new Uint16Array(P);
+  const goodsOf = new Uint8Array(P);
+  const sections: string[] = new Array<string>(P);
   const basePrice = new Int32Array(P);
   const deletedAt = new Float64Array(P);
-  const nameUses = new Map<string, number>();
-  const leaves = categories.leaves.length > 0 ? categories.leaves : [0];
+  const names = createNamer(ctx, categories);
   const records = products.eager((p) => {
     const rng = ctx.rng('products', p);
     const created = times[p] as number;
-    const k = rng.pick(leaves);
-    const pool = namesFor(categories, k);
-    const base = rng.pick(pool);
-    const used = nameUses.get(base) ?? 0;
-    nameUses.set(base, used + 1);
-    const name = used === 0 ? base : used <= VARIANTS.length ? `${base} ${VARIANTS[used - 1] as string}` : `${base} #${used}`;
-    const goods = pool === PRODUCTS_BY_CATEGORY['Káva zrnková'] || pool === PRODUCTS_BY_CATEGORY.Hrnky || pool === PRODUCTS_BY_CATEGORY.Čokoláda;
-    const unit = name.includes('kg') || (!goods && rng.chance(0.03)) ? 1 : 0;
+    const { k, section, group, name, price } = names.next(rng);
+    sections[p] = section;
+    const goods = group.goods === true;
+    const unit = group.byWeight ? 1 : 0;
     unitOf[p] = unit;
-    const tax = goods || rng.chance(0.6) ? 1.21 : 1.12;
+    caseOf[p] = group.caseSize;
+    goodsOf[p] = goods ? 1 : 0;
+    const tax = group.tax;
     taxRateOf[p] = tax;
-    basePrice[p] = rng.int(goods ? 149 : 29, goods ? 899 : 289) * 1000 - (rng.chance(0.5) ? 100 : 0);
+    basePrice[p] = price;
     // Product 0 is never deleted, so a sale always finds something to sell.
     const deleted = p > 0 && rng.chance(0.03) ? rng.int(created + 1, Math.max(created + 1, ctx.to)) : 0;
     deletedAt[p] = deleted;
@@ -69,6 +77,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     const version = Math.max(edited, deleted);
     products.versions[p] = version;
     const barcode = goods || rng.chance(0.3) ? ean13(rng) : null;
+    const durable = goods && section === 'Hrnky';
     return Object.assign(commonFields(products, p, idC, deleted), {
       name,
       date_updated: version,
@@ -79,7 +88,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
       visible: deleted === 0,
       color: rng.pick([0, 0xffc107, 0x8bc34a, 0x03a9f4]),
       item_type: goods ? 1 : 0,
-      warranty_length: goods ? 24 : 0,
+      warranty_length: durable ? 24 : 0,
       condition_type: 0,
       icon_code: rng.int(0, 60),
       warranty_type: 0,
@@ -153,6 +162,9 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     product_price_matrix: ppm,
     taxRateOf,
     unitOf,
+    caseOf,
+    goodsOf,
+    sectionOf: (p) => sections[p] as string,
     product: (p) => records[p] as SimRecord,
     priceAt(p, t) {
       let price = basePrice[p] as number;
@@ -162,6 +174,10 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
         if ((rows.times[m] as number) <= t || j === rows.rowStart[p]) price = rows.price[m] as number;
       }
       return price;
+    },
+    availableAt(p, t) {
+      const gone = deletedAt[p] as number;
+      return (times[p] as number) < t && (gone === 0 || gone > t);
     },
     productAt(t, rng) {
       const n = Math.max(1, countBefore(times, t));
@@ -175,12 +191,67 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
   };
 }
 
-function namesFor(categories: Categories, k: number): readonly string[] {
-  for (let c = k; c >= 0; c = categories.parent[c] as number) {
-    const pool = PRODUCTS_BY_CATEGORY[categories.name(c)];
-    if (pool) return pool;
+/** A product's place in the catalogue: its leaf category, section, group, name and base price (CZK x1000). */
+interface Named {
+  k: number;
+  section: string;
+  group: ProductGroup;
+  name: string;
+  price: number;
+}
+
+/**
+ * Names products: each goes to a leaf category whose section still has a name left, and takes the
+ * next name of that section's pool (a seeded order). Only when every pool is used up do names
+ * repeat. The same base name has the same price in every variant (times the variant's factor).
+ */
+function createNamer(ctx: TenantContext, categories: Categories): { next(rng: Rng): Named } {
+  const leaves = categories.leaves.length > 0 ? categories.leaves : [0];
+  const pools = new Map<string, { pool: readonly ProductGroup[]; order: PoolName[]; used: number }>();
+  const poolOf = (section: string) => {
+    let entry = pools.get(section);
+    if (!entry) {
+      const pool = PRODUCT_POOLS[section] ?? (PRODUCT_POOLS.Káva as readonly ProductGroup[]);
+      const order = poolNames(pool);
+      shuffle(order, ctx.rng('products.names', hashString(section)));
+      entry = { pool, order, used: 0 };
+      pools.set(section, entry);
+    }
+    return entry;
+  };
+  const sectionOf = new Map(leaves.map((k) => [k, categories.section(k)]));
+  let open = [...leaves];
+  return {
+    next(rng) {
+      const k = rng.pick(open.length > 0 ? open : leaves);
+      const section = sectionOf.get(k) as string;
+      const entry = poolOf(section);
+      // A pool used up closes its leaves: later products go where names are left.
+      if (entry.used + 1 === entry.order.length) open = open.filter((leaf) => sectionOf.get(leaf) !== section);
+      const pick = entry.order[entry.used % entry.order.length] as PoolName;
+      entry.used++;
+      const group = entry.pool[pick.group] as ProductGroup;
+      const base = group.names[pick.name] as string;
+      const [min, max] = group.price;
+      const baseCzk = min + Rng.of(ctx.seed, hashString(base)).next() * (max - min);
+      const factor = pick.variant < 0 ? 1 : (group.variants[pick.variant]?.[1] ?? 1);
+      return { k, section, group, name: nameOf(entry.pool, pick), price: shelfPrice(baseCzk * factor) };
+    },
+  };
+}
+
+/** A price as a shop writes it (CZK x1000): whole crowns, "149" from 100 CZK up, "2 990" from 1000 CZK up. */
+function shelfPrice(czk: number): number {
+  const crowns = czk < 100 ? Math.max(1, Math.round(czk)) : czk < 1000 ? Math.round(czk / 10) * 10 - 1 : Math.round(czk / 100) * 100 - 10;
+  return crowns * 1000;
+}
+
+/** Shuffles in place (Fisher–Yates) with the given generator. */
+function shuffle<T>(items: T[], rng: Rng): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
-  return GENERIC_PRODUCTS;
 }
 
 interface PriceRows {

@@ -16,9 +16,15 @@ export interface Categories {
   leaves: readonly number[];
   /** Category name (for product names and reports). */
   name(k: number): string;
+  /**
+   * The first-level category (a child of a root, such as "Káva") that category k is or lies under;
+   * for a root, its first usual child's name. It decides what products a category holds.
+   */
+  section(k: number): string;
 }
 
-const SUFFIXES = ['Classic', 'Premium', 'Bio', 'Sezónní', 'Malé', 'Velké', 'Speciál', 'Novinky'] as const;
+/** Words that tell deeper categories apart ("Káva Premium", "Káva Premium Bio"). */
+const QUALIFIERS = ['Classic', 'Premium', 'Bio', 'Speciál', 'Novinky', 'Akce', 'Sezóna', 'Výběr', 'Exclusive', 'Limited', 'Vegan', 'Fair trade', 'Z regionu', 'Bez lepku', 'Pro děti', 'Dovoz'] as const;
 
 /** Generates `counts.categories` categories as a tree. */
 export function generateCategories(ctx: TenantContext): Categories {
@@ -44,11 +50,27 @@ export function generateCategories(ctx: TenantContext): Categories {
     added++;
   }
   const rng = ctx.rng('categories.tree');
+  // Deeper levels: a parent's name and a qualifier its name does not hold yet, unique among siblings.
+  const qualifierWords = QUALIFIERS.map((q) => q.toLocaleLowerCase().split(' '));
+  /** Qualifiers a child of category k may still take, by category. */
+  const freeOf: string[][] = [];
+  const freeFor = (k: number): string[] => {
+    let free = freeOf[k];
+    if (!free) {
+      const words = new Set((names[k] as string).toLocaleLowerCase().split(' '));
+      free = freeOf[k] = QUALIFIERS.filter((_, i) => !(qualifierWords[i] as string[]).some((w) => words.has(w)));
+    }
+    return free;
+  };
   while (names.length < K) {
-    const candidates = names.map((_, k) => k).filter((k) => (depth[k] as number) >= 1 && (depth[k] as number) < 3);
+    const candidates: number[] = [];
+    for (let k = 0; k < names.length; k++) if ((depth[k] as number) >= 1 && (depth[k] as number) < 3 && freeFor(k).length > 0) candidates.push(k);
+    // Only a tree far larger than any preset runs out of qualifiers; it nests under any category then.
     const parent = candidates.length > 0 ? rng.pick(candidates) : rng.int(0, names.length - 1);
-    const siblings = parents.filter((p) => p === parent).length;
-    names.push(`${names[parent] as string} ${SUFFIXES[siblings % SUFFIXES.length] as string}${siblings >= SUFFIXES.length ? ` ${siblings}` : ''}`);
+    const free = freeFor(parent);
+    const qualifier = free.length > 0 ? rng.pick(free) : String(parents.filter((p) => p === parent).length + 1);
+    freeOf[parent] = free.filter((q) => q !== qualifier);
+    names.push(`${names[parent] as string} ${qualifier}`);
     parents.push(parent);
     depth.push((depth[parent] as number) + 1);
   }
@@ -87,5 +109,11 @@ export function generateCategories(ctx: TenantContext): Categories {
   });
   const hasChild = new Set(parents);
   const leaves = names.map((_, k) => k).filter((k) => !hasChild.has(k));
-  return { table, parent, leaves, name: (k) => names[k] as string };
+  const section = (k: number): string => {
+    let c = k;
+    while ((depth[c] as number) > 1) c = parents[c] as number;
+    if ((depth[c] as number) === 1) return names[c] as string;
+    return CATEGORY_TREE.find(([root]) => root === names[c])?.[1][0] ?? (names[c] as string);
+  };
+  return { table, parent, leaves, name: (k) => names[k] as string, section };
 }

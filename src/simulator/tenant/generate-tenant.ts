@@ -1,7 +1,7 @@
 /**
  * The seeded tenant: every table generated from (seed, clock start, counts), plus the few facts the
  * simulator needs when registers keep selling (where each shop keeps stock, each register's open
- * shift). Same inputs, same data, byte for byte.
+ * shift and last receipt number, what each shop sells). Same inputs, same data, byte for byte.
  */
 import type { Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
@@ -12,6 +12,7 @@ import { generateCategories } from './categories.js';
 import { generatePeople } from './people.js';
 import { generatePlaces } from './places.js';
 import { generateSales } from './sales.js';
+import { SHOP_PROFILES, type ShopKind } from './shop-profiles.js';
 import { generateStock } from './stock.js';
 import type { TableData } from './table-data.js';
 import { tenantContext } from './tenant-context.js';
@@ -27,6 +28,18 @@ export interface Tenant {
   warehouseOfShop: Map<Id, Id>;
   /** Open shift id of each register (by id). */
   openShiftOf: Map<Id, Id>;
+  /** The last receipt number each register (by id) printed. */
+  lastReceiptOf: Map<Id, number>;
+  /** What each shop (by id) sells and how large its orders get. */
+  shopSales: Map<Id, ShopSales>;
+}
+
+/** What one shop sells: its kind, the products of its kind's profile (oldest first), its largest order. */
+export interface ShopSales {
+  kind: ShopKind;
+  products: readonly Id[];
+  /** The largest order total, tax included, in CZK x 1000. */
+  maxOrderTotal: number;
 }
 
 /** Generates the tenant for a seed, the clock's start and record counts. */
@@ -58,6 +71,16 @@ export function generateTenant(seed: number, clockStart: number, counts: SizeCou
   const warehouseOfShop = new Map<Id, Id>();
   for (let s = 0; s < counts.shops; s++) warehouseOfShop.set(places.shops.id(s), places.warehouses.id(places.warehouseOfShop(s)));
   const openShiftOf = new Map<Id, Id>();
-  for (let r = 0; r < counts.cash_registers; r++) openShiftOf.set(places.cash_registers.id(r), sales.shifts.id(sales.openShiftOf(r)));
-  return { idC: ctx.idC, tables, warehouseOfShop, openShiftOf };
+  const lastReceiptOf = new Map<Id, number>();
+  for (let r = 0; r < counts.cash_registers; r++) {
+    openShiftOf.set(places.cash_registers.id(r), sales.shifts.id(sales.openShiftOf(r)));
+    lastReceiptOf.set(places.cash_registers.id(r), sales.lastReceiptOf(r));
+  }
+  const shopSales = new Map<Id, ShopSales>();
+  for (let s = 0; s < counts.shops; s++) {
+    const kind = places.kindOfShop(s);
+    const products = sales.pickerOfShop(s).products.map((p) => catalog.products.id(p));
+    shopSales.set(places.shops.id(s), { kind, products, maxOrderTotal: SHOP_PROFILES[kind].maxOrderTotal });
+  }
+  return { idC: ctx.idC, tables, warehouseOfShop, openShiftOf, lastReceiptOf, shopSales };
 }

@@ -6,7 +6,8 @@
 import type { SimRecord } from '../record.js';
 import type { TenantContext } from './tenant-context.js';
 import { TableData, commonFields } from './table-data.js';
-import { PLACES, SHOP_KINDS } from './words.js';
+import { SHOP_KINDS, type ShopKind } from './shop-profiles.js';
+import { PLACES } from './words.js';
 
 /** The generated layout and its relations (all by index). */
 export interface Places {
@@ -22,6 +23,8 @@ export interface Places {
   shopOfWarehouse(w: number): number;
   /** Currency of shop s. */
   currencyOfShop(s: number): string;
+  /** What kind of shop s is (the first word of its name); shop 0 is a café. */
+  kindOfShop(s: number): ShopKind;
   /** Park locations of shop s (indexes). */
   parkLocationsOfShop(s: number): readonly number[];
 }
@@ -46,13 +49,16 @@ export function generatePlaces(ctx: TenantContext): Places {
   const parksByShop: number[][] = Array.from({ length: S }, () => []);
   for (let p = 0; p < counts.park_locations; p++) parksByShop[p % S]?.push(p);
 
+  const kinds: ShopKind[] = [];
   shops.eager((s) => {
     const rng = ctx.rng('shops', s);
     const place = placeOf(s);
+    const kind = s === 0 ? 'Kavárna' : rng.pick(SHOP_KINDS);
+    kinds.push(kind);
     return Object.assign(commonFields(shops, s, idC), {
       visible: true,
       currency: currencyOfShop(s),
-      name: `${rng.pick(SHOP_KINDS)} ${place.split(' – ').pop() ?? place}`,
+      name: `${kind} ${place.split(' – ').pop() ?? place}`,
       location_name: place,
       bitmask: 0,
     });
@@ -95,6 +101,7 @@ export function generatePlaces(ctx: TenantContext): Places {
     warehouseOfShop,
     shopOfWarehouse,
     currencyOfShop,
+    kindOfShop: (s) => kinds[s] ?? 'Kavárna',
     parkLocationsOfShop: (s) => parksByShop[s] ?? [],
   };
 }

@@ -8,6 +8,7 @@ import type { Catalog } from './catalog.js';
 import type { People } from './people.js';
 import type { Places } from './places.js';
 import { PAYMENT_CODES } from './payment-codes.js';
+import { inShopCurrency } from './shop-profiles.js';
 import type { TenantContext } from './tenant-context.js';
 import { commonFields, type TableData } from './table-data.js';
 
@@ -32,6 +33,8 @@ export interface SalesPlan {
   orderCanceled: Float64Array;
   orderTotal: Float64Array;
   orderTotalExcl: Float64Array;
+  /** Receipt number of order i at its register (1, 2, ... per register). */
+  orderReceipt: Int32Array;
   /** Items of order i are itemStarts[i] .. itemStarts[i + 1] - 1. */
   itemStarts: Int32Array;
   details: TableData;
@@ -49,7 +52,7 @@ export interface SalesPlan {
 /** Sets the record builders of shifts, orders, order items and payments. */
 export function buildSalesRecords(ctx: TenantContext, places: Places, people: People, catalog: Catalog, plan: SalesPlan): void {
   const { idC } = ctx;
-  const { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled, orderTotal, orderTotalExcl, itemStarts, details, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, payments, firstPayment, orderOfPayment } = plan;
+  const { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled, orderTotal, orderTotalExcl, orderReceipt, itemStarts, details, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, payments, firstPayment, orderOfPayment } = plan;
   const id = (table: TableData, i: number): string => (i < 0 ? '0' : table.id(i));
   const shopOfOrder = (i: number): number => places.shopOfRegister(shiftRegister[orderShift[i] as number] as number);
 
@@ -60,7 +63,8 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
     const closedAt = open ? null : opened + Math.floor(shiftLength[s] as number);
     if (closedAt !== null) shifts.versions[s] = closedAt;
     const sr = ctx.rng('shifts', s);
-    const cashStart = sr.int(2, 10) * 1_000_000;
+    const currency = places.currencyOfShop(places.shopOfRegister(r));
+    const cashStart = inShopCurrency(sr.int(2, 10) * 1_000_000, currency);
     return Object.assign(commonFields(shifts, s, idC), {
       id_cash_register: places.cash_registers.id(r),
       id_shop: places.shops.id(places.shopOfRegister(r)),
@@ -68,7 +72,7 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
       date_opened: opened,
       date_closed: closedAt,
       cash_start: cashStart,
-      cash_end: closedAt === null ? null : cashStart + sr.int(0, 40) * 100_000,
+      cash_end: closedAt === null ? null : cashStart + inShopCurrency(sr.int(0, 40) * 100_000, currency),
       shift_number: s + 1,
       note: null,
     });
@@ -88,6 +92,8 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
       const total = orderTotal[i] as number;
       const excl = orderTotalExcl[i] as number;
       const items = (itemStarts[i + 1] as number) - (itemStarts[i] as number);
+      const currency = places.currencyOfShop(shop);
+      const receipt = orderReceipt[i] as number;
       // The largest tables spell the common fields (see `commonFields`) in one literal: records built
       // on demand for every page keep one fast shape instead of growing from a small object.
       const record: SimRecord = {
@@ -104,7 +110,7 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
         id_employee: people.employees.id(employee),
         id_employee_served: people.employees.id(rng.chance(0.8) ? employee : people.employeeAt(orderTime[i] as number, rng)),
         id_park_location: dineIn ? places.park_locations.id(rng.pick(parks)) : '0',
-        currency: places.currencyOfShop(shop),
+        currency,
         id_address_invoice: '0',
         id_canceled_order: '0',
         id_customer: id(people.customers, orderCustomer[i] as number),
@@ -128,7 +134,7 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
         total_paid_real: canceled ? 0 : total,
         total_paid_tax_incl: total,
         total_paid_tax_excl: excl,
-        total_tip: orderPayment[i] === 1 && rng.chance(0.2) ? rng.int(1, 5) * 10_000 : 0,
+        total_tip: orderPayment[i] === 1 && rng.chance(0.2) ? inShopCurrency(rng.int(1, 5) * 10_000, currency) : 0,
         total_wrapping_tax_incl: 0,
         total_wrapping_tax_excl: 0,
         total_products: excl,
@@ -144,10 +150,10 @@ export function buildSalesRecords(ctx: TenantContext, places: Places, people: Pe
         date_collected: null,
         date_due_pay: null,
         date_emailed: null,
-        invoice_number: i + 1,
-        order_serial_number: i + 1,
+        invoice_number: receipt,
+        order_serial_number: receipt,
         total_people_seated: dineIn ? rng.int(1, 4) : null,
-        short_code: String((i % 999) + 1).padStart(3, '0'),
+        short_code: String(((receipt - 1) % 999) + 1).padStart(3, '0'),
         geohash: null,
         note: rng.chance(0.03) ? 'Bez cibule, prosím.' : null,
         coupon_code: null,

@@ -9,7 +9,9 @@ import type { Catalog } from './catalog.js';
 import type { People } from './people.js';
 import type { Places } from './places.js';
 import type { TenantContext } from './tenant-context.js';
+import { createProductPicker, type ProductPicker } from './product-picker.js';
 import { buildSalesRecords, type SalesPlan } from './sales-records.js';
+import { SHOP_PROFILES, inShopCurrency, saleQuantity } from './shop-profiles.js';
 import { TableData } from './table-data.js';
 import { DAY, distribute, strictlyIncreasing } from './timeline.js';
 
@@ -31,6 +33,10 @@ export interface Sales {
   employeeOfOrder(i: number): number;
   /** Index of register r's open shift. */
   openShiftOf(r: number): number;
+  /** The last receipt number register r printed (its orders are numbered 1, 2, ... in time order). */
+  lastReceiptOf(r: number): number;
+  /** What shop s sells (its kind's profile). */
+  pickerOfShop(s: number): ProductPicker;
 }
 
 const HOUR = 3_600_000;
@@ -95,11 +101,19 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
     orders.versions[i] = Math.max(orderClose[i] as number, orderCanceled[i] as number);
   }
 
-  // Items: most orders have one to three, some many.
+  // Items: most orders have one to three, some many. Each shop sells what its kind sells, and an
+  // order stays within what such a shop takes for one receipt (a café's order is not a catering job).
   const itemStarts = distribute(D, O, rng, (r) => {
     const x = r.next();
     return x < 0.45 ? 1 : x < 0.75 ? 2 : x < 0.9 ? 3 : x < 0.97 ? 5 : 9;
   });
+  const pickers = new Map<string, ProductPicker>();
+  const pickerOfShop = (s: number): ProductPicker => {
+    const kind = places.kindOfShop(s);
+    let picker = pickers.get(kind);
+    if (!picker) pickers.set(kind, (picker = createProductPicker(catalog, SHOP_PROFILES[kind], counts.products)));
+    return picker;
+  };
   const detailTime = new Float64Array(D);
   const orderOfDetail = new Int32Array(D);
   const productOfDetail = new Int32Array(D);
@@ -109,15 +123,30 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
   const orderTotalExcl = new Float64Array(O);
   for (let i = 0; i < O; i++) {
     const t = orderTime[i] as number;
-    for (let d = itemStarts[i] as number, j = 0; d < (itemStarts[i + 1] as number); d++, j++) {
+    const shop = places.shopOfRegister(shiftRegister[orderShift[i] as number] as number);
+    const currency = places.currencyOfShop(shop);
+    const picker = pickerOfShop(shop);
+    const cap = SHOP_PROFILES[places.kindOfShop(shop)].maxOrderTotal;
+    let czkTotal = 0;
+    const end = itemStarts[i + 1] as number;
+    // Room for the items still to come, at the cheapest price, so the last ones fit too.
+    const least = end - (itemStarts[i] as number) > 1 ? catalog.priceAt(picker.cheapest(t), t) : 0;
+    for (let d = itemStarts[i] as number, j = 0; d < end; d++, j++) {
       detailTime[d] = t + 1 + j;
       orderOfDetail[d] = i;
-      const p = catalog.productAt(t, rng);
+      const room = cap - czkTotal - (end - d - 1) * least;
+      let p = picker.pick(t, rng);
+      let quantity = saleQuantity(catalog.unitOf[p] === 1, catalog.goodsOf[p] === 1, rng);
+      let czk = catalog.priceAt(p, t);
+      for (let attempt = 0; attempt <= 4 && Math.round(quantity * czk) > room; attempt++) {
+        p = attempt < 4 ? picker.pick(t, rng) : picker.cheapest(t);
+        quantity = catalog.unitOf[p] === 1 ? 0.25 : 1;
+        czk = catalog.priceAt(p, t);
+      }
       productOfDetail[d] = p;
-      const x = rng.next();
-      const quantity = catalog.unitOf[p] === 1 ? 0.25 * rng.int(1, 8) : x < 0.85 ? 1 : x < 0.95 ? 2 : 3;
       quantityOfDetail[d] = quantity;
-      const price = catalog.priceAt(p, t);
+      czkTotal += Math.round(quantity * czk);
+      const price = inShopCurrency(czk, currency);
       priceOfDetail[d] = price;
       const line = Math.round(quantity * price);
       orderTotal[i] = (orderTotal[i] as number) + line;
@@ -139,7 +168,16 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
   strictlyIncreasing(paymentTime);
   const payments = new TableData('transactions', paymentTime, ctx.rng('transactions.ids'));
 
-  const plan: SalesPlan = { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled, orderTotal, orderTotalExcl, itemStarts, details, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, payments, firstPayment, orderOfPayment };
+  // Receipts are numbered per register, in the order the register printed them.
+  const orderReceipt = new Int32Array(O);
+  const lastReceipt = new Int32Array(R);
+  for (let i = 0; i < O; i++) {
+    const r = shiftRegister[orderShift[i] as number] as number;
+    lastReceipt[r] = (lastReceipt[r] as number) + 1;
+    orderReceipt[i] = lastReceipt[r] as number;
+  }
+
+  const plan: SalesPlan = { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled, orderTotal, orderTotalExcl, orderReceipt, itemStarts, details, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, payments, firstPayment, orderOfPayment };
   buildSalesRecords(ctx, places, people, catalog, plan);
 
   return {
@@ -153,5 +191,7 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
     registerOfOrder: (i) => shiftRegister[orderShift[i] as number] as number,
     employeeOfOrder: (i) => shiftEmployee[orderShift[i] as number] as number,
     openShiftOf: (r) => closed + r,
+    lastReceiptOf: (r) => lastReceipt[r] as number,
+    pickerOfShop,
   };
 }

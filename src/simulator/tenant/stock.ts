@@ -1,17 +1,18 @@
 /**
- * Stock-ups and stock history. Every stock movement is a stock_history row: receipts belong to a
- * stock-up (positive `quanity`), sales take items out (negative, with `id_order`), and without
- * stock-ups corrections stand in for receipts. `id_record` is the product moved. Rows are built
- * on demand; the per-row facts the warehouse report needs are kept compactly.
+ * Stock-ups and stock history. Every stock movement is a stock_history row: deliveries belong to a
+ * stock-up (positive `quanity`), sales take items out (negative, with `id_order`), inventory counts
+ * correct either way; `id_record` is the product moved. What moves when is planned in
+ * `stock-plan.ts` (stock never goes below zero). Rows are built on demand; the per-row facts the
+ * warehouse report needs are kept compactly.
  */
 import type { SimRecord } from '../record.js';
 import type { Catalog } from './catalog.js';
 import type { People } from './people.js';
 import type { Places } from './places.js';
 import type { Sales } from './sales.js';
+import { RECEIPT, SALE, CORRECTION, planStock } from './stock-plan.js';
 import type { TenantContext } from './tenant-context.js';
 import { TableData, commonFields } from './table-data.js';
-import { DAY, distribute, spreadTimes, strictlyIncreasing } from './timeline.js';
 
 /** `stock_history_type` codes used by the simulator (the spec does not name them). */
 export const STOCK_HISTORY_TYPES = { sale: 1, stockup: 2, correction: 3 } as const;
@@ -22,87 +23,32 @@ export interface Stock {
   stock_history: TableData;
 }
 
-const SALE = 0;
-const RECEIPT = 1;
-const CORRECTION = 2;
-
 /** Generates stock-ups and stock history. */
 export function generateStock(ctx: TenantContext, places: Places, people: People, catalog: Catalog, sales: Sales): Stock {
   const { counts, idC } = ctx;
   const U = counts.stockup;
-  const Hs = counts.stock_history;
-  const D = counts.order_details;
-  const rng = ctx.rng('stock.plan');
-
-  const stockupTimes = spreadTimes(U, ctx.from + DAY, ctx.to - DAY, ctx.rng('stockup.times'));
-  const stockups = new TableData('stockup', stockupTimes, ctx.rng('stockup.ids'));
-  const stockupRegister = Int32Array.from({ length: U }, () => rng.int(0, counts.cash_registers - 1));
-
-  // Split rows between sales and receipts (or corrections when there are no stock-ups).
-  let others = D === 0 ? Hs : Math.min(Hs, U > 0 ? Math.max(U, Math.round(Hs * 0.25)) : Math.round(Hs * 0.25));
-  const salesRows = Math.min(D, Hs - others);
-  others = Hs - salesRows;
-
-  const otherTime = new Float64Array(others);
-  const otherOwner = new Int32Array(others).fill(-1);
-  if (U > 0) {
-    const starts = distribute(others, U, rng);
-    for (let u = 0; u < U; u++) {
-      for (let j = starts[u] as number; j < (starts[u + 1] as number); j++) {
-        otherTime[j] = (stockupTimes[u] as number) + 1 + (j - (starts[u] as number));
-        otherOwner[j] = u;
-      }
-    }
-  } else {
-    otherTime.set(spreadTimes(others, ctx.from + DAY, ctx.to - DAY, ctx.rng('stock_history.corrections')));
-  }
-  const saleTime = (k: number): number => sales.order_details.times[Math.floor((k * D) / salesRows)] as number;
-
-  // Merge the two time-ordered streams.
-  const kind = new Uint8Array(Hs);
-  const ref = new Int32Array(Hs);
-  const product = new Int32Array(Hs);
-  const quantity = new Float32Array(Hs);
-  const warehouse = new Int32Array(Hs);
-  const times = new Float64Array(Hs);
+  const plan = planStock(ctx, places, catalog, sales);
+  const { kind, ref, product, quantity, warehouse, times } = plan;
+  const Hs = times.length;
+  const stockups = new TableData('stockup', plan.stockupTimes, ctx.rng('stockup.ids'));
   const stockupCost = new Float64Array(U);
-  for (let h = 0, a = 0, b = 0; h < Hs; h++) {
-    const takeSale = a < salesRows && (b >= others || saleTime(a) <= (otherTime[b] as number));
-    if (takeSale) {
-      const d = Math.floor((a * D) / salesRows);
-      const i = sales.orderOfDetail[d] as number;
-      kind[h] = SALE;
-      ref[h] = d;
-      product[h] = sales.productOfDetail[d] as number;
-      quantity[h] = -(sales.quantityOfDetail[d] as number);
-      warehouse[h] = places.warehouseOfShop(places.shopOfRegister(sales.registerOfOrder(i)));
-      times[h] = saleTime(a++);
-    } else {
-      const t = otherTime[b] as number;
-      const u = otherOwner[b++] as number;
-      const p = catalog.productAt(t, rng);
-      kind[h] = u >= 0 ? RECEIPT : CORRECTION;
-      ref[h] = u;
-      product[h] = p;
-      quantity[h] = u >= 0 ? rng.int(6, 48) : rng.chance(0.8) ? -rng.int(1, 3) : rng.int(1, 3);
-      warehouse[h] = u >= 0 ? places.warehouseOfShop(places.shopOfRegister(stockupRegister[u] as number)) : rng.int(0, counts.warehouses - 1);
-      times[h] = t;
-      if (u >= 0) stockupCost[u] = (stockupCost[u] as number) + (quantity[h] as number) * purchasePrice(catalog, p, t);
-    }
+  for (let h = 0; h < Hs; h++) {
+    if (kind[h] !== RECEIPT) continue;
+    const u = ref[h] as number;
+    stockupCost[u] = (stockupCost[u] as number) + (quantity[h] as number) * purchasePrice(catalog, product[h] as number, times[h] as number);
   }
-  strictlyIncreasing(times);
   const history = new TableData('stock_history', times, ctx.rng('stock_history.ids'));
 
   stockups.eager((u): SimRecord => {
-    const r = stockupRegister[u] as number;
-    const shop = places.shopOfRegister(r);
+    const r = plan.stockupRegister[u] as number;
+    const w = plan.stockupWarehouse[u] as number;
     const sr = ctx.rng('stockup', u);
-    const t = stockupTimes[u] as number;
+    const t = plan.stockupTimes[u] as number;
     return Object.assign(commonFields(stockups, u, idC), {
       id_cash_register: places.cash_registers.id(r),
       id_employee: people.employees.id(people.employeeAt(t, sr)),
-      id_shop: places.shops.id(shop),
-      id_warehouse: places.warehouses.id(places.warehouseOfShop(shop)),
+      id_shop: places.shops.id(places.shopOfRegister(r)),
+      id_warehouse: places.warehouses.id(w),
       stock_history_type: STOCK_HISTORY_TYPES.stockup,
       id_supplier: null,
       total_product_purchase_unit_price_tax_excl: Math.round(stockupCost[u] as number),
@@ -119,20 +65,14 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
       const r = ref[h] as number;
       const p = product[h] as number;
       const t = times[h] as number;
-      let register: number;
+      const register = plan.register[h] as number;
       let employee: number;
       let order = -1;
       if (k === SALE) {
         order = sales.orderOfDetail[r] as number;
-        register = sales.registerOfOrder(order);
         employee = sales.employeeOfOrder(order);
-      } else if (k === RECEIPT) {
-        register = stockupRegister[r] as number;
-        employee = people.employeeAt(t, ctx.rng('stock_history', h));
       } else {
-        const rng = ctx.rng('stock_history', h);
-        register = rng.int(0, counts.cash_registers - 1);
-        employee = people.employeeAt(t, rng);
+        employee = people.employeeAt(t, ctx.rng('stock_history', h));
       }
       // The largest tables spell the common fields (see `commonFields`) in one literal: records built
       // on demand for every page keep one fast shape instead of growing from a small object.
@@ -145,7 +85,7 @@ export function generateStock(ctx: TenantContext, places: Places, people: People
         pgx: `${idC}:${history.id(h)}`,
         date_created: t,
         id_employee: people.employees.id(employee),
-        id_shop: places.shops.id(places.shopOfWarehouse(warehouse[h] as number)),
+        id_shop: places.shops.id(places.shopOfRegister(register)),
         id_warehouse: warehouseId(h),
         id_record: catalog.products.id(p),
         id_cash_register: places.cash_registers.id(register),

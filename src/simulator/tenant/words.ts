@@ -1,6 +1,6 @@
 /**
  * Word pools for a believable Czech point-of-sale tenant: people with diacritics ("Jiří Dvořák"),
- * places, a café and shop catalogue, plus helpers for e-mails, phone numbers and EAN-13 codes.
+ * places and the category tree, plus helpers for e-mails, phone numbers and EAN-13 codes.
  */
 import type { Rng } from '../rng.js';
 
@@ -14,8 +14,6 @@ export const SURNAMES = ['Novák', 'Svoboda', 'Novotný', 'Dvořák', 'Černý',
 export const FOREIGN_NAMES = [['Zoë', 'Müller'], ['José', 'Peña'], ['Łukasz', 'Wiśniewski'], ['Øyvind', 'Ødegård'], ['Chloé', 'Lefèvre'], ['Dmitrij', 'Ivanov'], ['Nguyễn', 'Thị Lan'], ['Søren', 'Kierkegaard']] as const;
 /** Towns and districts. */
 export const PLACES = ['Praha 7 – Letná', 'Praha 8 – Karlín', 'Brno – Veveří', 'Ostrava – Poruba', 'Plzeň – Slovany', 'Olomouc', 'České Budějovice', 'Hradec Králové', 'Liberec', 'Ústí nad Labem', 'Pardubice', 'Zlín'] as const;
-/** Shop name prefixes. */
-export const SHOP_KINDS = ['Kavárna', 'Bistro', 'Pekárna', 'Vinárna', 'Obchod', 'Bufet'] as const;
 /** Root categories and their typical children. */
 export const CATEGORY_TREE: readonly (readonly [string, readonly string[]])[] = [
   ['Nápoje', ['Káva', 'Čaj', 'Limonády', 'Džusy', 'Voda']],
@@ -25,34 +23,6 @@ export const CATEGORY_TREE: readonly (readonly [string, readonly string[]])[] = 
   ['Zboží', ['Káva zrnková', 'Hrnky', 'Dárkové balení', 'Čokoláda']],
   ['Služby', ['Catering', 'Pronájem', 'Doprava']],
 ];
-/** Product names by category name; other categories reuse a generic list. */
-export const PRODUCTS_BY_CATEGORY: Readonly<Record<string, readonly string[]>> = {
-  Káva: ['Espresso', 'Espresso doppio', 'Cappuccino', 'Caffè latte', 'Flat white', 'Americano', 'Vídeňská káva', 'Turecká káva', 'Cortado', 'Lungo'],
-  Čaj: ['Čaj černý', 'Čaj zelený', 'Čaj mátový', 'Chai latte', 'Rooibos', 'Zázvorový čaj'],
-  Limonády: ['Kofola', 'Domácí limonáda', 'Tonic', 'Zázvorová limonáda', 'Malinovka'],
-  Džusy: ['Pomerančový džus', 'Jablečný mošt', 'Mrkvová šťáva'],
-  Voda: ['Mattoni', 'Voda neperlivá', 'Korunní'],
-  Pivo: ['Plzeň 0,5 l', 'Plzeň 0,3 l', 'Kozel 11°', 'Bernard nealko', 'Svijany 450'],
-  Víno: ['Ryzlink rýnský', 'Frankovka', 'Pálava', 'Svatovavřinecké', 'Prosecco'],
-  Destiláty: ['Slivovice', 'Becherovka', 'Fernet', 'Hruškovice'],
-  Koktejly: ['Aperol spritz', 'Mojito', 'Gin tonic'],
-  Snídaně: ['Míchaná vejce', 'Croissant', 'Granola s jogurtem', 'Vaječná omeleta'],
-  Polévky: ['Česnečka', 'Kulajda', 'Gulášová polévka', 'Dýňová polévka'],
-  'Hlavní jídla': ['Svíčková', 'Guláš', 'Řízek s bramborovým salátem', 'Smažený sýr', 'Rizoto'],
-  Saláty: ['Caesar salát', 'Řecký salát', 'Salát s kozím sýrem'],
-  Chlebíčky: ['Chlebíček šunkový', 'Chlebíček vajíčkový', 'Chlebíček s lososem'],
-  Dorty: ['Větrník', 'Věneček', 'Medovník', 'Sachr', 'Cheesecake'],
-  Zmrzlina: ['Zmrzlina vanilková', 'Zmrzlina pistáciová', 'Sorbet'],
-  Koláče: ['Koláč tvarohový', 'Koláč makový', 'Trdelník', 'Buchta povidlová'],
-  Sušenky: ['Perník', 'Linecké', 'Kokosky'],
-  'Káva zrnková': ['Brazílie Santos 250 g', 'Etiopie Yirgacheffe 250 g', 'Kolumbie Supremo 1 kg'],
-  Hrnky: ['Hrnek logo', 'Termohrnek'],
-  'Dárkové balení': ['Dárkový koš', 'Poukaz 500 Kč'],
-  Čokoláda: ['Čokoláda hořká 70 %', 'Čokoláda mléčná'],
-};
-/** Fallback product names. */
-export const GENERIC_PRODUCTS = ['Zboží', 'Položka', 'Sada', 'Balíček', 'Speciál'] as const;
-
 /** A person's name: Czech most of the time, sometimes foreign; female surnames take -ová. */
 export function personName(rng: Rng): { first: string; last: string } {
   if (rng.chance(0.06)) {
