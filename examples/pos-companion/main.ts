@@ -1,10 +1,10 @@
 /**
  * Shop companion: a web app beside the registers. Live sales per register, product lookup,
- * customers (editable offline) and conflict resolution, over one pos-cloud-mirror.
+ * customers (editable offline), conflict resolution and settings, over one pos-cloud-mirror.
  */
 import '../shared/base.css';
 import './app.css';
-import { bootMirror } from '../shared/boot.js';
+import { bootMirror, type BootedApp, type BootOptions } from '../shared/boot.js';
 import { badge, replace } from '../shared/dom.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { renderStatus } from '../shared/status-bar.js';
@@ -13,55 +13,97 @@ import { customersView } from './customers-view.js';
 import { watchRegistersWhileLeader } from './latest-orders.js';
 import { productsView } from './products-view.js';
 import { salesView } from './sales-view.js';
+import { settingsView } from './settings-view.js';
 import { COLLECTIONS, type Mirror } from '../shared/library.js';
 
 const USER_AGENT = 'pos-cloud-mirror-example-pos-companion/0.1 (pos-cloud-mirror examples)';
 const VIEWS = { sales: salesView, products: productsView, customers: customersView, conflicts: conflictsView } as const;
-type ViewName = keyof typeof VIEWS;
+type ViewName = keyof typeof VIEWS | 'settings';
 
 const $ = (id: string) => document.getElementById(id)!;
 
 async function main(): Promise<void> {
   void registerOfflineShell();
-  const locale = navigator.language;
-  const { mirror, client } = await bootMirror({ connectEl: $('connect'), userAgent: USER_AGENT, pollIntervalMs: 10_000 });
+  const options: BootOptions = { connectEl: $('connect'), userAgent: USER_AGENT, pollIntervalMs: 10_000 };
+  let app = await bootMirror(options);
+  let stopUi = startUi(app, switchTo);
 
-  renderStatus(mirror, $('status'), $('progress'), {
-    collections: COLLECTIONS,
-    hasToken: () => client.hasToken,
-    onConflicts: () => (location.hash = '#conflicts'),
-  });
-  watchRegistersWhileLeader(mirror);
-  showShopName(mirror);
-  showConflictCount(mirror);
-
-  let dispose: (() => void) | undefined;
-  const route = () => {
-    const name = (location.hash.slice(1) || 'sales') as ViewName;
-    const view = VIEWS[name] ?? VIEWS.sales;
-    dispose?.();
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('#tabs a')) a.classList.toggle('active', a.dataset.view === (VIEWS[name] ? name : 'sales'));
-    dispose = view($('view'), mirror, locale);
-  };
-  window.addEventListener('hashchange', route);
-  route();
+  /** Connects to another service address: the current mirror closes, one for the new address opens. */
+  async function switchTo(baseUrl: string, token: string | undefined): Promise<void> {
+    stopUi();
+    await app.close();
+    // An address in the page's `?base=` would win over the new one on a reload.
+    const url = new URL(location.href);
+    url.searchParams.delete('base');
+    url.hash = '#sales';
+    history.replaceState(null, '', url);
+    // Without a token, the connect form asks for one for the new address.
+    app = await bootMirror({ ...options, connection: { baseUrl, token, tenant: undefined } });
+    stopUi = startUi(app, switchTo);
+  }
   document.documentElement.dataset.ready = 'true';
 }
 
-function showShopName(mirror: Mirror): void {
-  mirror.live(() => mirror.db.shops.toArray()).subscribe({
+/** Draws the app for one booted mirror; returns what stops it all (before switching addresses). */
+function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | undefined) => Promise<void>): () => void {
+  const { mirror, client } = app;
+  const locale = navigator.language;
+  const openSettings = () => (location.hash = '#settings');
+  const stops = [
+    renderStatus(mirror, $('status'), $('progress'), {
+      collections: COLLECTIONS,
+      hasToken: () => client.hasToken,
+      onConflicts: () => (location.hash = '#conflicts'),
+      onSettings: openSettings,
+      problemPanel: $('problem'),
+      baseUrl: app.connection.baseUrl,
+    }),
+    watchRegistersWhileLeader(mirror),
+    showShopName(mirror),
+    showConflictCount(mirror),
+  ];
+
+  let dispose: (() => void) | undefined;
+  const route = () => {
+    const wanted = (location.hash.slice(1) || 'sales') as ViewName;
+    const name: ViewName = wanted === 'settings' || wanted in VIEWS ? wanted : 'sales';
+    dispose?.();
+    for (const a of document.querySelectorAll<HTMLAnchorElement>('#tabs a')) a.classList.toggle('active', a.dataset.view === name);
+    dispose =
+      name === 'settings'
+        ? settingsView($('view'), {
+            connection: app.connection,
+            hasToken: () => client.hasToken,
+            setToken: (token) => mirror.setToken(token),
+            switchTo,
+          })
+        : VIEWS[name]($('view'), mirror, locale);
+  };
+  window.addEventListener('hashchange', route);
+  route();
+  return () => {
+    window.removeEventListener('hashchange', route);
+    dispose?.();
+    for (const stop of stops) stop();
+  };
+}
+
+function showShopName(mirror: Mirror): () => void {
+  const sub = mirror.live(() => mirror.db.shops.toArray()).subscribe({
     next: (shops) => {
       const names = shops.filter((s) => !s._d).map((s) => String(s.name));
       $('shop-name').textContent = names.length === 1 ? names[0]! : names.length > 1 ? `${names[0]} and ${names.length - 1} more` : '';
     },
     error: () => undefined,
   });
+  return () => sub.unsubscribe();
 }
 
-function showConflictCount(mirror: Mirror): void {
-  mirror.status.subscribe((s) => {
+function showConflictCount(mirror: Mirror): () => void {
+  const sub = mirror.status.subscribe((s) => {
     replace($('conflict-count'), s.conflicts > 0 ? badge(String(s.conflicts), 'bad') : '');
   });
+  return () => sub.unsubscribe();
 }
 
 void main();

@@ -1,7 +1,7 @@
 import { renderConnectForm } from './connect-form.js';
 import {
   baseUrlFromQuery,
-  fetchServedConfig,
+  fetchServedConnection,
   rememberConnection,
   rememberedConnection,
   type Connection,
@@ -15,6 +15,10 @@ import { createTokenGate, type GatedClient } from './token-gate.js';
 export interface BootedApp {
   mirror: Mirror;
   client: GatedClient;
+  /** Where this mirror syncs from. */
+  connection: Connection;
+  /** Stops asking for a token and closes the mirror (before connecting elsewhere). */
+  close(): Promise<void>;
 }
 
 /** Options of {@link bootMirror}. */
@@ -27,27 +31,33 @@ export interface BootOptions {
   collections?: CollectionName[];
   /** Delay between delta syncs (ms). */
   pollIntervalMs: number;
+  /**
+   * A connection the person chose in the app (its settings): used instead of the address in the
+   * page's `?base=`, the dev server's or the remembered one; with its token, the app does not ask.
+   */
+  connection?: Connection & { token?: string | undefined };
 }
 
 /**
  * Opens the app's mirror, then connects it when a token is known.
  *
- * 1. The connection comes from `?base=`, else the dev server's `config.json`, else the one
- *    remembered on this device, else a form.
+ * 1. The connection comes from `options.connection`, else `?base=`, else the dev server's
+ *    `config.json`, else the one remembered on this device, else a form.
  * 2. The mirror opens at once, so local data shows and offline edits work before (and without)
  *    any network.
- * 3. Syncing starts once the token is known: from `config.json`, or typed into the form. After a
- *    reload without network the token is gone (it is kept in memory only); the app keeps asking
- *    `config.json` while online, and shows the form, until it has one.
+ * 3. Syncing starts once the token is known: from `options.connection` or `config.json`, or typed
+ *    into the form. After a reload without network the token is gone (it is kept in memory only);
+ *    the app keeps asking `config.json` while online, and shows the form, until it has one.
  * 4. A token the service refuses pauses the sync (`auth-error`) and brings the form back; the
  *    new token resumes it (`mirror.setToken`).
  */
 export async function bootMirror(options: BootOptions): Promise<BootedApp> {
-  const queryBase = baseUrlFromQuery();
-  const served = await fetchServedConfig();
+  const chosen = options.connection;
+  const queryBase = chosen ? undefined : baseUrlFromQuery();
+  const served = chosen || queryBase !== undefined ? undefined : await fetchServedConnection();
   let connection: Connection | undefined =
-    queryBase !== undefined ? { baseUrl: queryBase, tenant: undefined } : served ?? rememberedConnection();
-  let token = served && connection && served.baseUrl === connection.baseUrl ? served.token : undefined;
+    chosen ?? (queryBase !== undefined ? { baseUrl: queryBase, tenant: undefined } : served ?? rememberedConnection());
+  let token = chosen ? chosen.token : served && connection && served.baseUrl === connection.baseUrl ? served.token : undefined;
 
   if (!connection) {
     const typed = await askForConnection(options.connectEl, 'Connect to your point-of-sale cloud.');
@@ -55,6 +65,7 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     token = typed.token;
   }
   rememberConnection(connection);
+  const current = connection;
 
   const client = createTokenGate({ baseUrl: connection.baseUrl, userAgent: options.userAgent });
   const mirror = createMirror({
@@ -81,29 +92,42 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
   const askForToken = (reason: string) =>
     renderConnectForm(options.connectEl, { baseUrl: base, reason, onConnect: (_url, value) => void connect(value) });
   // A refused token (mistyped, or replaced on the service): sync waits, the form asks for another.
-  mirror.status.subscribe((s) => {
+  const status = mirror.status.subscribe((s) => {
     if (s.phase !== 'auth-error' || asking) return;
     asking = true;
     askForToken('The service refused the API token. Enter a valid one to sync.');
   });
 
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const retry = async () => {
+    if (client.hasToken || !navigator.onLine) return;
+    const again = await fetchServedConnection();
+    if (again?.token !== undefined && again.baseUrl === base && !client.hasToken) await connect(again.token);
+  };
+  const onOnline = () => void retry();
   if (token !== undefined) {
     await connect(token);
   } else {
-    askForToken('Showing the data on this device. Enter the API token to sync again.');
+    askForToken('Showing the data on this device. Enter the API token to sync.');
     // The dev servers hand out the token; ask them again whenever the network may be back.
-    const retry = async () => {
-      if (client.hasToken || !navigator.onLine) return;
-      const again = await fetchServedConfig();
-      if (again && again.baseUrl === base && !client.hasToken) await connect(again.token);
-    };
-    window.addEventListener('online', () => void retry());
-    const timer = setInterval(() => {
+    window.addEventListener('online', onOnline);
+    timer = setInterval(() => {
       if (client.hasToken) clearInterval(timer);
       else void retry();
     }, 3_000);
   }
-  return { mirror, client };
+  return {
+    mirror,
+    client,
+    connection: current,
+    async close() {
+      clearInterval(timer);
+      window.removeEventListener('online', onOnline);
+      status.unsubscribe();
+      replace(options.connectEl);
+      await mirror.close();
+    },
+  };
 }
 
 /** Asks for base URL and token in the connect form. */

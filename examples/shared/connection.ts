@@ -7,8 +7,9 @@
  * - Otherwise the app asks for them in a form; `?base=<url>` in the address pre-fills the URL.
  *
  * The token lives in memory only: it is never written to localStorage, IndexedDB or a cache.
- * The base URL and tenant (not secret) are remembered, so that a reload with no network opens
- * the same local database and shows its data; syncing resumes once a token is known again.
+ * The base URL and tenant (not secret) are remembered in localStorage, so that a reload with no
+ * network opens the same local database and shows its data; syncing resumes once a token is known
+ * again. The settings screen says so and lets the person turn it off ({@link setRememberAddress}).
  */
 export interface Connection {
   /** Absolute base URL of the service (`{base_url}`). */
@@ -23,9 +24,20 @@ export interface ConnectionWithToken extends Connection {
 }
 
 const STORAGE_KEY = 'pos-cloud-mirror-example:connection';
+/** Set to `no` when the person chose not to have the address remembered on this device. */
+const REMEMBER_KEY = 'pos-cloud-mirror-example:remember-address';
 
-/** Reads the dev server's `config.json`; undefined when there is none or the network is down. */
-export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWithToken | undefined> {
+/** What the dev server's `config.json` says: the service's address, and the token when it hands one out. */
+export interface ServedConnection extends Connection {
+  token: string | undefined;
+}
+
+/**
+ * Reads the dev server's `config.json`; undefined when there is none or the network is down.
+ * `npm start -- --base-url URL` serves the address of a real service without a token: the app
+ * then asks for the token.
+ */
+export async function fetchServedConnection(timeoutMs = 3_000): Promise<ServedConnection | undefined> {
   try {
     const response = await fetch(new URL('config.json', document.baseURI), {
       cache: 'no-store',
@@ -33,15 +45,21 @@ export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWi
     });
     if (!response.ok) return undefined;
     const body = (await response.json()) as { baseUrl?: unknown; token?: unknown; tenant?: unknown };
-    if (typeof body.baseUrl !== 'string' || typeof body.token !== 'string') return undefined;
+    if (typeof body.baseUrl !== 'string') return undefined;
     return {
       baseUrl: absoluteBaseUrl(body.baseUrl),
-      token: body.token,
+      token: typeof body.token === 'string' ? body.token : undefined,
       tenant: typeof body.tenant === 'string' ? body.tenant : undefined,
     };
   } catch {
     return undefined;
   }
+}
+
+/** Reads the dev server's `config.json` when it hands out a token too; undefined otherwise. */
+export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWithToken | undefined> {
+  const served = await fetchServedConnection(timeoutMs);
+  return served?.token === undefined ? undefined : { baseUrl: served.baseUrl, tenant: served.tenant, token: served.token };
 }
 
 /** The connection used last time on this device (no token), if any. */
@@ -57,9 +75,32 @@ export function rememberedConnection(): Connection | undefined {
   }
 }
 
-/** Remembers base URL and tenant for the next start. The token is deliberately left out. */
+/**
+ * Remembers base URL and tenant for the next start, unless the person chose not to have the address
+ * remembered ({@link setRememberAddress}). The token is deliberately left out.
+ */
 export function rememberConnection(connection: Connection): void {
+  if (!remembersAddress()) return;
   localStorage.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: connection.baseUrl, tenant: connection.tenant }));
+}
+
+/** True unless the person chose not to have the address remembered on this device. */
+export function remembersAddress(): boolean {
+  return localStorage.getItem(REMEMBER_KEY) !== 'no';
+}
+
+/**
+ * Whether the address is remembered on this device. Turning it off forgets the remembered one at
+ * once; turning it on remembers `connection` (the one in use).
+ */
+export function setRememberAddress(remember: boolean, connection: Connection): void {
+  if (remember) {
+    localStorage.removeItem(REMEMBER_KEY);
+    rememberConnection(connection);
+  } else {
+    localStorage.setItem(REMEMBER_KEY, 'no');
+    localStorage.removeItem(STORAGE_KEY);
+  }
 }
 
 /** The base URL given as `?base=` in the page address, if any. */

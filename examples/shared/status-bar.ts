@@ -1,12 +1,14 @@
 import { ago } from './format.js';
 import { badge, h, replace } from './dom.js';
 import type { Mirror, SyncPhase, SyncProgress, SyncStatus } from './library.js';
+import { describeSyncProblem, type SyncError } from './sync-problem.js';
 
 const PHASES: Record<SyncPhase, { text: string; tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted' }> = {
   idle: { text: 'Up to date', tone: 'ok' },
   'initial-sync': { text: 'First sync…', tone: 'info' },
   syncing: { text: 'Syncing…', tone: 'info' },
   following: { text: 'Up to date', tone: 'ok' },
+  // Offline with changes waiting says so; with nothing waiting, see phaseText.
   offline: { text: 'Changes kept on this device', tone: 'warn' },
   'auth-error': { text: 'Token refused', tone: 'bad' },
   'storage-error': { text: 'Device storage full', tone: 'bad' },
@@ -33,61 +35,124 @@ const COLLECTION_LABELS: Record<string, string> = {
   order_details: 'Order items',
 };
 
+/** Options of {@link renderStatus}. */
+export interface StatusOptions {
+  onConflicts?: () => void;
+  hasToken: () => boolean;
+  /** The collections this app mirrors, listed in the first sync's progress. */
+  collections: readonly string[];
+  /** Opens the app's settings (address and token): a Settings button in the bar and in the problem notice. */
+  onSettings?: () => void;
+  /** Where to explain a failed sync (what went wrong, what to check); nothing is shown without it. */
+  problemPanel?: HTMLElement;
+  /** The service's address, named in the explanation. */
+  baseUrl?: string;
+}
+
+/** What the phase badge says. */
+function phaseText(phase: SyncPhase, status: SyncStatus, synced: boolean, retrying: boolean, hasToken: boolean): { text: string; tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted' } {
+  if (!hasToken) return { text: 'Token needed to sync', tone: 'warn' };
+  if (phase === 'offline' && status.pendingPushes === 0) return { text: 'Showing the copy on this device', tone: 'muted' };
+  if (!synced && (phase === 'idle' || phase === 'following')) return { text: 'Starting first sync…', tone: 'info' };
+  if (retrying && phase === 'initial-sync') return { text: 'Retrying first sync…', tone: 'warn' };
+  if (retrying && phase === 'syncing') return { text: 'Retrying…', tone: 'warn' };
+  if (!synced && phase === 'error') return { text: 'First sync failed, retrying', tone: 'bad' };
+  return PHASES[phase];
+}
+
+/**
+ * When the mirrored collections were last all synced: the oldest of their last completed
+ * traversals, or undefined while one of them has never completed one (the first sync is still
+ * under way). One collection done is not "synced".
+ */
+async function lastCompleteSync(mirror: Mirror, collections: readonly string[]): Promise<number | undefined> {
+  const rows = await mirror.db._sync_checkpoints.toArray();
+  const times = new Map(rows.map((r) => [r.collection as string, r.lastSyncAt]));
+  let oldest: number | undefined;
+  for (const name of collections) {
+    const t = times.get(name);
+    if (typeof t !== 'number') return undefined;
+    oldest = oldest === undefined ? t : Math.min(oldest, t);
+  }
+  return oldest;
+}
+
 /**
  * Renders the sync status into `bar` (badges: connection, which tab syncs, phase, waiting
  * changes, refused changes, conflicts, last sync) and the first sync's per-collection progress
- * into `progressPanel`. The "last sync" time comes from the database, so every tab shows the
- * time of the syncing tab's last run. Returns a function that stops rendering.
+ * into `progressPanel`; with `options.problemPanel`, why the last sync failed and what to check,
+ * until a sync succeeds. "Last sync" is when every mirrored collection was last synced, read from
+ * the database, so every tab shows the syncing tab's runs; it is not shown while a first sync runs
+ * (the badge says so). Returns a function that stops rendering.
  */
-export function renderStatus(
-  mirror: Mirror,
-  bar: HTMLElement,
-  progressPanel: HTMLElement,
-  options: {
-    onConflicts?: () => void;
-    hasToken: () => boolean;
-    /** The collections this app mirrors, listed in the first sync's progress. */
-    collections: readonly string[];
-  },
-): () => void {
+export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HTMLElement, options: StatusOptions): () => void {
   let status: SyncStatus = mirror.status.value;
   let lastSyncAt: number | undefined;
+  /** The last failure, kept while the mirror retries (a new run clears `lastError`) until one succeeds. */
+  let problem: SyncError | undefined;
+  let problemSince: number | undefined;
+
+  const drawProblem = () => {
+    const panel = options.problemPanel;
+    if (!panel) return;
+    const shown = problem && options.hasToken() && status.phase !== 'auth-error' && status.phase !== 'closed';
+    panel.hidden = !shown;
+    if (!shown || !problem) return replace(panel);
+    const explained = describeSyncProblem(problem, options.baseUrl ?? 'the service', typeof location === 'undefined' ? undefined : location.origin);
+    const synced = lastSyncAt !== undefined || status.lastSyncAt !== undefined;
+    replace(
+      panel,
+      h('div', { class: 'notice problem', 'data-test': 'sync-problem' },
+        h('div', { class: 'problem-text' },
+          h('strong', null, synced ? 'Syncing failed. ' : 'The first sync failed. '),
+          h('span', { 'data-test': 'sync-problem-reason' }, explained.reason),
+          ' ',
+          h('span', null, explained.advice),
+          ' ',
+          h('span', null, synced ? 'The data on this device stays usable; the app keeps trying.' : 'The app keeps trying.'),
+          h('div', { class: 'small muted', 'data-test': 'sync-problem-detail', title: problemSince ? new Date(problemSince).toLocaleString() : '' }, explained.detail)),
+        options.onSettings && h('button', { type: 'button', 'data-test': 'problem-settings', onclick: options.onSettings }, 'Change address or token')),
+    );
+  };
 
   const draw = () => {
-    const phase = !options.hasToken() && status.phase === 'idle' ? 'stopped' : status.phase;
-    const shown = PHASES[phase];
-    const neverSynced = lastSyncAt === undefined && status.lastSyncAt === undefined;
-    const phaseText = !options.hasToken()
-      ? 'Token needed to sync'
-      : neverSynced && (phase === 'idle' || phase === 'following')
-        ? 'Starting first sync…'
-        : shown.text;
+    const hasToken = options.hasToken();
+    const phase = !hasToken && status.phase === 'idle' ? 'stopped' : status.phase;
+    const shownSync = Math.max(lastSyncAt ?? 0, status.lastSyncAt ?? 0) || undefined;
+    const synced = shownSync !== undefined;
+    const shown = phaseText(phase, status, synced, problem !== undefined, hasToken);
     bar.dataset.phase = phase;
     bar.dataset.leader = String(status.leader);
     bar.dataset.online = String(status.online);
     bar.dataset.pending = String(status.pendingPushes);
     bar.dataset.conflicts = String(status.conflicts);
     bar.dataset.synced = String(lastSyncAt !== undefined);
+    bar.dataset.problem = String(problem !== undefined);
     // This tab completed a whole sync run (pull, push, read-back) since it opened.
     bar.dataset.cycle = status.lastSyncAt === undefined ? 'none' : 'done';
-    const shownSync = Math.max(lastSyncAt ?? 0, status.lastSyncAt ?? 0) || undefined;
     const conflicts = badge(`${status.conflicts} conflict${status.conflicts === 1 ? '' : 's'}`, 'bad', 'status-conflicts');
     if (options.onConflicts) {
       conflicts.classList.add('clickable');
       conflicts.addEventListener('click', options.onConflicts);
     }
+    // Beside "First sync…" a "last sync" would contradict it: collections done early have synced, the
+    // shop's data as a whole has not.
+    const aboutFirstSync = phase === 'initial-sync' || /first sync/i.test(shown.text);
     replace(
       bar,
       badge(status.online ? 'Online' : 'Offline', status.online ? 'ok' : 'warn', 'status-online'),
-      options.hasToken() && badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
-      badge(phaseText, !options.hasToken() ? 'warn' : neverSynced && shown.tone === 'ok' ? 'info' : shown.tone, 'status-phase'),
+      hasToken && badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
+      badge(shown.text, shown.tone, 'status-phase'),
       status.pendingPushes > 0 && badge(`${status.pendingPushes} change${status.pendingPushes === 1 ? '' : 's'} waiting`, 'warn', 'status-pending'),
       status.rejected > 0 && badge(`${status.rejected} refused`, 'bad', 'status-rejected'),
       status.conflicts > 0 && conflicts,
       status.quarantined > 0 && badge(`${status.quarantined} bad records set aside`, 'muted', 'status-quarantined'),
-      h('span', { class: 'last-sync', 'data-test': 'status-last-sync', title: shownSync ? new Date(shownSync).toLocaleString() : '' },
-        `Last sync ${ago(shownSync, Date.now())}`),
+      !aboutFirstSync &&
+        h('span', { class: 'last-sync', 'data-test': 'status-last-sync', title: shownSync ? new Date(shownSync).toLocaleString() : '' },
+          synced ? `Last sync ${ago(shownSync, Date.now())}` : 'Not synced yet'),
+      options.onSettings && h('button', { type: 'button', class: 'link', 'data-test': 'open-settings', onclick: options.onSettings }, 'Settings'),
     );
+    drawProblem();
   };
 
   const drawProgress = (progress: SyncProgress) => {
@@ -112,22 +177,25 @@ export function renderStatus(
 
   const subs = [
     mirror.status.subscribe((s) => {
+      // A run that completes clears the problem; a new run (which clears lastError) does not.
+      if (s.lastSyncAt !== undefined && s.lastSyncAt !== status.lastSyncAt) problem = undefined;
+      if (s.lastError && s.phase !== 'auth-error') {
+        if (!problem) problemSince = Date.now();
+        problem = s.lastError;
+      }
       status = s;
       draw();
       drawProgress(mirror.progress.value);
     }),
     mirror.progress.subscribe(drawProgress),
     mirror
-      .live(async () => {
-        const rows = await mirror.db._sync_checkpoints.toArray();
-        const times = rows.map((r) => r.lastSyncAt).filter((t): t is number => typeof t === 'number');
-        return times.length ? Math.max(...times) : undefined;
-      })
+      .live(() => lastCompleteSync(mirror, options.collections))
       .subscribe({ next: (t) => { lastSyncAt = t; draw(); }, error: () => undefined }),
   ];
   const ticker = setInterval(draw, 5_000);
   return () => {
     clearInterval(ticker);
     for (const s of subs) s.unsubscribe();
+    if (options.problemPanel) replace(options.problemPanel);
   };
 }
