@@ -1,107 +1,156 @@
 import { h, replace } from '../shared/dom.js';
 import { customerName, dateTime } from '../shared/format.js';
-import type { ConflictRow, Mirror, StoredRecord } from '../shared/library.js';
+import type { ConflictRow, Mirror, OutboxEntry, StoredRecord } from '../shared/library.js';
+import { fieldLabel } from './customer-fields.js';
 
-/** Fields that are bookkeeping, not content: never offered as a choice. */
+/** Fields that are bookkeeping, not content: never offered as a choice nor listed as merged. */
 const HIDDEN = new Set(['id', 'id_c', '_v', '_t', 'pgx', '_u_dyn', 'date_created', 'date_updated']);
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const shown = (field: string) => !HIDDEN.has(field) && !field.startsWith('__');
 
-/** The fields where the two versions differ, the conflicting ones first. */
-function differingFields(row: ConflictRow): string[] {
-  const local = row.local ?? {};
-  const server = row.server ?? {};
-  const keys = new Set([...Object.keys(local), ...Object.keys(server)]);
-  const differing = [...keys].filter((k) => !HIDDEN.has(k) && !k.startsWith('__') && !same(local[k as keyof typeof local], server[k as keyof typeof server]));
-  return differing.sort((a, b) => Number(row.fields.includes(b)) - Number(row.fields.includes(a)) || a.localeCompare(b));
+/** A conflict with what the two sides did to the record. */
+interface ConflictView {
+  row: ConflictRow;
+  /** Fields changed on both sides to different values: the person chooses. */
+  conflicting: string[];
+  /** Fields only this device changed: they go to the server whatever is chosen for the others. */
+  mine: string[];
+  /** Fields only the server changed: the record takes them. */
+  theirs: string[];
+}
+
+/**
+ * Splits a conflict's fields by who changed them. The conflict row holds the base the edit was made
+ * on and both versions; which fields this device changed comes from the edit's outbox entry (the
+ * local copy may already carry the server's other changes, so comparing it with the base cannot
+ * tell "changed here" from "taken from the server").
+ */
+function viewOf(row: ConflictRow, entry: OutboxEntry | undefined): ConflictView {
+  const local = (row.local ?? {}) as Record<string, unknown>;
+  const server = (row.server ?? {}) as Record<string, unknown>;
+  const base = (row.base ?? {}) as Record<string, unknown>;
+  const conflicting = row.fields.filter(shown);
+  const changedHere = entry ? entry.changed : Object.keys(local).filter((f) => !same(local[f], base[f]) && same(server[f], base[f]));
+  const mine = changedHere.filter((f) => shown(f) && !row.fields.includes(f) && !same(local[f], server[f]));
+  const keys = new Set([...Object.keys(server), ...Object.keys(base)]);
+  const theirs = row.base === null ? [] : [...keys].filter((f) => shown(f) && !row.fields.includes(f) && !changedHere.includes(f) && !same(server[f], base[f]));
+  return { row, conflicting, mine: mine.sort(), theirs: theirs.sort() };
 }
 
 /**
  * The record a person's per-field choices make: the server's version, with the local value of
- * every field they chose to keep, and the local value of fields only this device changed.
+ * every conflicting field they chose to keep, and of every field only this device changed.
  */
-function combine(row: ConflictRow, keepLocal: ReadonlySet<string>): StoredRecord {
-  const server = row.server as StoredRecord;
-  const local = (row.local ?? {}) as Record<string, unknown>;
-  const base = (row.base ?? {}) as Record<string, unknown>;
-  const record: Record<string, unknown> = { ...server };
-  for (const field of differingFields(row)) {
-    const conflicting = row.fields.includes(field);
-    const localChanged = !same(local[field], base[field]);
-    if (conflicting ? keepLocal.has(field) : localChanged) record[field] = local[field] ?? null;
-  }
+function combine(view: ConflictView, keepLocal: ReadonlySet<string>): StoredRecord {
+  const local = (view.row.local ?? {}) as Record<string, unknown>;
+  const record: Record<string, unknown> = { ...(view.row.server as StoredRecord) };
+  for (const field of [...view.conflicting.filter((f) => keepLocal.has(f)), ...view.mine]) record[field] = local[field] ?? null;
   return record as StoredRecord;
 }
 
+/** Conflicts, oldest first, each with the outbox entry of the edit that clashed. */
+async function loadConflicts(mirror: Mirror): Promise<ConflictView[]> {
+  const rows = await mirror.db._sync_conflicts.orderBy('at').toArray();
+  const entries = await Promise.all(rows.map((r) => mirror.db._sync_outbox.where('[collection+id]').equals([r.collection, r.id]).first()));
+  return rows.map((row, i) => viewOf(row, entries[i]));
+}
+
 /**
- * Conflicts: edits made here that clashed with a change on the server. Each shows both versions
- * field by field; the person keeps theirs, takes the server's, or picks per field.
+ * Conflicts: edits made here that clashed with a change on the server. Each shows the fields both
+ * sides changed, to choose from, and the fields that merged by themselves; the person keeps theirs,
+ * takes the server's, or picks per field, and each button says what it does to their other edits.
  */
 export function conflictsView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
-  const sub = mirror.live(() => mirror.db._sync_conflicts.orderBy('at').toArray()).subscribe({
-    next: (rows) => {
-      if (rows.length === 0) {
+  const sub = mirror.live(() => loadConflicts(mirror)).subscribe({
+    next: (views) => {
+      if (views.length === 0) {
         replace(el, h('div', { class: 'card empty', 'data-test': 'no-conflicts' }, 'No conflicts. Edits made here and on the registers agree.'));
         return;
       }
-      replace(el, h('div', { class: 'conflicts' }, rows.map((row) => conflictCard(mirror, row, locale))));
+      replace(el, h('div', { class: 'conflicts' }, views.map((view) => conflictCard(mirror, view, locale))));
     },
     error: (e: unknown) => replace(el, h('div', { class: 'card empty' }, `Could not read conflicts: ${String(e)}`)),
   });
   return () => sub.unsubscribe();
 }
 
-function conflictCard(mirror: Mirror, row: ConflictRow, locale: string | undefined): HTMLElement {
-  const keepLocal = new Set(row.fields);
+/** "Phone", "Phone and City", "Phone, City and E-mail". */
+function listOf(collection: string, fields: readonly string[]): string {
+  const labels = fields.map((f) => fieldLabel(collection, f));
+  return labels.length <= 1 ? (labels[0] ?? '') : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) as string}`;
+}
+
+function conflictCard(mirror: Mirror, view: ConflictView, locale: string | undefined): HTMLElement {
+  const { row } = view;
+  const keepLocal = new Set(view.conflicting);
   const status = h('span', { class: 'field-error' });
   const resolve = async (choice: 'local' | 'server' | 'combined') => {
     try {
-      await mirror.resolveConflict(row.key, choice === 'combined' ? combine(row, keepLocal) : choice);
+      await mirror.resolveConflict(row.key, choice === 'combined' ? combine(view, keepLocal) : choice);
     } catch (error) {
       status.textContent = `Not resolved: ${(error as Error).message}`;
     }
   };
   const title = row.collection === 'customers' ? `Customer ${customerName((row.local ?? row.server ?? {}) as Record<string, unknown>)}` : `${row.collection} ${row.id}`;
-  const deleted = !row.local || !row.server || Boolean(row.local._d) !== Boolean(row.server._d);
+  const whole = !row.local || !row.server || row.base === null || Boolean(row.local._d) !== Boolean(row.server._d);
+  const both = listOf(row.collection, view.conflicting);
 
-  const fieldRows = differingFields(row).map((field) => {
-    const conflicting = row.fields.includes(field);
-    const name = `${row.key}:${field}`;
+  const fieldRows = view.conflicting.map((field) => {
     const choice = (side: 'local' | 'server', value: unknown) =>
-      h('td', { class: conflicting ? 'choice' : 'merged' },
-        conflicting
-          ? h('label', { class: 'radio' },
-              h('input', {
-                type: 'radio', name, value: side, checked: side === 'local',
-                'data-test': `choose-${side}-${field}`,
-                onchange: () => (side === 'local' ? keepLocal.add(field) : keepLocal.delete(field)),
-              }),
-              show(field, value, locale))
-          : show(field, value, locale));
-    return h('tr', { class: conflicting ? 'conflicting' : undefined, 'data-test': 'conflict-field', 'data-field': field },
-      h('th', { scope: 'row' }, label(field), !conflicting && h('div', { class: 'muted small' }, same(row.local?.[field], row.base?.[field]) ? 'changed on the server' : 'changed here')),
+      h('td', { class: 'choice' },
+        h('label', { class: 'radio' },
+          h('input', {
+            type: 'radio', name: `${row.key}:${field}`, value: side, checked: side === 'local',
+            'data-test': `choose-${side}-${field}`,
+            onchange: () => (side === 'local' ? keepLocal.add(field) : keepLocal.delete(field)),
+          }),
+          show(field, value, locale)));
+    return h('tr', { class: 'conflicting', 'data-test': 'conflict-field', 'data-field': field },
+      h('th', { scope: 'row' }, fieldLabel(row.collection, field)),
       choice('local', row.local?.[field]),
       choice('server', row.server?.[field]));
   });
 
+  const merged = [
+    ...view.mine.map((field) => ({ field, side: 'here', value: row.local?.[field], note: 'changed here: kept, and sent to the server' })),
+    ...view.theirs.map((field) => ({ field, side: 'server', value: row.server?.[field], note: 'changed on the server: taken' })),
+  ];
+  const mergedList = merged.length > 0 && !whole
+    ? h('div', { class: 'card-body merged-fields', 'data-test': 'merged-fields' },
+        h('h4', null, 'Merged by themselves'),
+        h('ul', null, merged.map((m) =>
+          h('li', { 'data-test': 'merged-field', 'data-field': m.field, 'data-side': m.side },
+            h('strong', null, fieldLabel(row.collection, m.field)), ': ', show(m.field, m.value, locale), ' ',
+            h('span', { class: 'muted small' }, `(${m.note})`)))))
+    : null;
+
+  const mineText = view.mine.length > 0 ? `your change to ${listOf(row.collection, view.mine)} is kept and sent` : 'you changed nothing else';
+  const explain = whole
+    ? {
+        local: 'Your version of the record is kept and sent.',
+        server: 'The server’s record is kept; every change made to it here is dropped.',
+      }
+    : {
+        local: `Your ${both} is kept and sent; the rest merges as listed.`,
+        server: `The server’s ${both} is kept; ${mineText}.`,
+      };
+
   return h('article', { class: 'card conflict', 'data-test': 'conflict', 'data-key': row.key },
     h('div', { class: 'card-head' },
-      h('div', null, h('h3', null, title), h('div', { class: 'muted small' }, `Found ${dateTime(row.at, locale)} · ${row.fields.length} field${row.fields.length === 1 ? '' : 's'} changed on both sides`))),
-    deleted
-      ? h('div', { class: 'card-body' }, row.server?._d || !row.server ? 'The server deleted this record while it was being edited here.' : 'It was deleted here while the server changed it.')
+      h('div', null, h('h3', null, title), h('div', { class: 'muted small' },
+        `Found ${dateTime(row.at, locale)} · ${whole ? 'changed here and on the server as a whole' : `${view.conflicting.length} field${view.conflicting.length === 1 ? '' : 's'} changed on both sides`}`))),
+    whole
+      ? h('div', { class: 'card-body' }, !row.server || row.server._d ? 'The server deleted this record while it was being edited here.' : row.base === null ? 'The server holds another record under the same number.' : 'It was deleted here while the server changed it.')
       : h('table', { class: 'conflict-table' },
-          h('thead', null, h('tr', null, h('th', null, 'Field'), h('th', null, 'Your version'), h('th', null, 'Server’s version'))),
+          h('thead', null, h('tr', null, h('th', null, 'Changed on both sides'), h('th', null, 'Your version'), h('th', null, 'Server’s version'))),
           h('tbody', null, fieldRows)),
-    h('div', { class: 'actions card-body' },
-      h('button', { onclick: () => void resolve('local'), 'data-test': 'keep-mine' }, 'Keep mine'),
-      h('button', { onclick: () => void resolve('server'), 'data-test': 'take-server' }, 'Take the server’s'),
-      !deleted && h('button', { class: 'primary', onclick: () => void resolve('combined'), 'data-test': 'apply-choices' }, 'Save my choices'),
+    mergedList,
+    h('div', { class: 'card-body choices' },
+      h('div', { class: 'choice-line' }, h('button', { onclick: () => void resolve('local'), 'data-test': 'keep-mine' }, 'Keep mine'), h('span', { class: 'muted small', 'data-test': 'keep-mine-explained' }, explain.local)),
+      h('div', { class: 'choice-line' }, h('button', { onclick: () => void resolve('server'), 'data-test': 'take-server' }, 'Take the server’s'), h('span', { class: 'muted small', 'data-test': 'take-server-explained' }, explain.server)),
+      !whole && h('div', { class: 'choice-line' }, h('button', { class: 'primary', onclick: () => void resolve('combined'), 'data-test': 'apply-choices' }, 'Save my choices'), h('span', { class: 'muted small' }, 'What you picked above; the rest merges as listed.')),
       status));
-}
-
-function label(field: string): string {
-  const text = field.replace(/_/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function show(field: string, value: unknown, locale: string | undefined): HTMLElement {

@@ -1,19 +1,20 @@
 import { h, replace } from '../shared/dom.js';
 import { customerName } from '../shared/format.js';
 import { isValidationError, type Mirror, type StoredRecord } from '../shared/library.js';
+import { CUSTOMER_FIELDS, type CustomerFieldName as FieldName } from './customer-fields.js';
 
-/** The customer fields the form edits, with their labels. */
-const CUSTOMER_FIELDS = [
-  ['firstname', 'First name'],
-  ['lastname', 'Last name'],
-  ['company', 'Company'],
-  ['email', 'E-mail'],
-  ['phone_number', 'Phone'],
-  ['city', 'City'],
-  ['note_internal', 'Note (staff only)'],
-] as const;
+/** Said by the name and company fields when all three are empty. */
+export const NAME_REQUIRED = 'Enter a name or a company.';
 
-type FieldName = (typeof CUSTOMER_FIELDS)[number][0];
+/**
+ * The form's own rule, before the schema's: a customer has a first or last name, or a company.
+ * The service would take a record with none (only the `company` key is required, null allowed),
+ * and a blank customer would reach every register. Returns the fields to mark.
+ */
+function missingName(values: Record<FieldName, string>): FieldName[] {
+  const named = (['firstname', 'lastname', 'company'] as const).some((f) => values[f].trim() !== '');
+  return named ? [] : ['firstname', 'company'];
+}
 
 /** The values that differ between the form and the record it edits ('' and null count as empty). */
 function changedFields(record: StoredRecord | undefined, values: Record<FieldName, string>): Record<string, string | null> {
@@ -38,7 +39,7 @@ export function customerForm(el: HTMLElement, mirror: Mirror, record: StoredReco
   const fields = CUSTOMER_FIELDS.map(([name, label]) => {
     const value = typeof record?.[name] === 'string' ? (record[name] as string) : '';
     const input = h('input', { name, value, type: name === 'email' ? 'email' : 'text', 'data-test': `customer-${name}` });
-    const error = h('span', { class: 'field-error' });
+    const error = h('span', { class: 'field-error', 'data-test': `customer-${name}-error` });
     inputs.set(name, input);
     errors.set(name, error);
     return h('label', { class: name === 'note_internal' ? 'wide' : undefined }, label, input, error);
@@ -47,8 +48,18 @@ export function customerForm(el: HTMLElement, mirror: Mirror, record: StoredReco
   const save = async (event: Event) => {
     event.preventDefault();
     for (const e of errors.values()) e.textContent = '';
+    for (const input of inputs.values()) input.removeAttribute('aria-invalid');
     general.textContent = '';
     const values = Object.fromEntries([...inputs].map(([k, v]) => [k, v.value])) as Record<FieldName, string>;
+    const unnamed = missingName(values);
+    if (unnamed.length > 0) {
+      for (const field of unnamed) {
+        errors.get(field)!.textContent = NAME_REQUIRED;
+        inputs.get(field)!.setAttribute('aria-invalid', 'true');
+      }
+      inputs.get('firstname')?.focus();
+      return;
+    }
     const changes = changedFields(record, values);
     if (record && Object.keys(changes).length === 0) return onDone(record.id);
     try {

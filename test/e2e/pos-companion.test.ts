@@ -43,8 +43,14 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
   };
 
   it('runs the first sync and shows every register with its latest sale as the simulator has it', async () => {
+    await recordStatusBar(page);
     await page.goto(stage.server.url);
     await waitForSyncRun(page);
+    // While the first sync runs there is no "last sync" to show: not "now", beside "First sync…".
+    const seen = await statusSeen(page);
+    expect(seen.some((s) => s.phase === 'First sync…'), 'the first sync was seen running').toBe(true);
+    expect(seen.filter((s) => /first sync/i.test(s.phase) && s.lastSync !== null)).toEqual([]);
+    expect(await page.textContent('[data-test=status-last-sync]')).toMatch(/^Last sync /);
     await page.waitForFunction(() => document.documentElement.dataset.offlineReady === 'true');
 
     const registers = registersOf(stage.sim);
@@ -68,6 +74,9 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
 
   it('finds a product by barcode and by name with its current price, with the network off', async () => {
     await goOffline();
+    // Offline with nothing waiting: nothing is "kept on this device" yet.
+    await page.waitForSelector('#status[data-phase="offline"][data-pending="0"]', SLOW);
+    expect(await page.textContent('[data-test=status-phase]')).toBe('Showing the copy on this device');
     await open('products');
     const { product, price } = livePriceRow(stage.sim);
     const expected = priceLabel(price, LOCALE).amount;
@@ -79,6 +88,37 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     await page.fill('[data-test=product-search]', String(product.name).slice(0, 6));
     await expect.poll(() => row.count(), POLL).toBe(1);
     await screenshot(page, 'pos-companion-products-offline');
+  });
+
+  it('refuses an empty new customer, saying so by the name and company fields', async () => {
+    await open('customers');
+    await page.waitForSelector('[data-test=customer]');
+    const before = await page.locator('[data-test=customer]').count();
+    await page.click('[data-test=customer-new]');
+    await page.fill('[data-test=customer-city]', 'Olomouc');
+    await page.click('[data-test=customer-save]');
+    expect(await page.textContent('[data-test=customer-firstname-error]')).toBe('Enter a name or a company.');
+    expect(await page.textContent('[data-test=customer-company-error]')).toBe('Enter a name or a company.');
+    expect(await page.getAttribute('[data-test=customer-firstname]', 'aria-invalid')).toBe('true');
+    expect(await page.locator('[data-test=customer-form]').count()).toBe(1);
+    expect(await page.getAttribute('#status', 'data-pending')).toBe('0');
+    expect(await page.locator('[data-test=customer]').count()).toBe(before);
+    const pending = await page.evaluate(async () => {
+      const ask = <T>(r: IDBRequest<T>) => new Promise<T>((ok, fail) => ((r.onsuccess = () => ok(r.result)), (r.onerror = () => fail(r.error))));
+      let count = 0;
+      for (const info of await indexedDB.databases()) {
+        const db = await ask(indexedDB.open(info.name!));
+        if (db.objectStoreNames.contains('_sync_outbox')) count += await ask(db.transaction('_sync_outbox').objectStore('_sync_outbox').count());
+        db.close();
+      }
+      return count;
+    });
+    expect(pending).toBe(0);
+    // A company alone is enough.
+    await page.fill('[data-test=customer-company]', 'E2E Company Only s.r.o.');
+    await page.click('[data-test=customer-save]');
+    const saved = page.locator('[data-test=customer]', { hasText: 'E2E Company Only s.r.o.' });
+    await expect.poll(() => saved.locator('[data-test=customer-state]').textContent(), POLL).toBe('Waiting to send');
   });
 
   it('creates a customer offline, keeps it across an offline reload, and pushes it exactly once', async () => {
@@ -129,7 +169,17 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     await open('conflicts');
     const card = page.locator('[data-test=conflict]');
     await expect.poll(() => card.count(), POLL).toBe(1);
-    expect(await card.locator('[data-test=conflict-field][data-field="phone_number"]').count()).toBe(1);
+    // Only the field both sides changed is a choice, labelled as the form labels it.
+    expect(await card.locator('[data-test=conflict-field]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-field')))).toEqual(['phone_number']);
+    expect(await card.locator('[data-test=conflict-field] th').textContent()).toBe('Phone');
+    // The fields that merged by themselves are listed: the city changed here, the note on the server.
+    const merged = await card.locator('[data-test=merged-field]').evaluateAll((items) => items.map((i) => [i.getAttribute('data-field'), i.getAttribute('data-side'), i.textContent]));
+    expect(merged).toEqual([
+      ['city', 'here', 'City: Brno (changed here: kept, and sent to the server)'],
+      ['note_internal', 'server', 'Note (staff only): Regular on Fridays (changed on the server: taken)'],
+    ]);
+    // Taking the server's version takes its phone only: the other edit stays.
+    expect(await card.locator('[data-test=take-server-explained]').textContent()).toBe('The server’s Phone is kept; your change to City is kept and sent.');
     await screenshot(page, 'pos-companion-conflict');
 
     // Keep the server's phone; the city was changed only here and stays.
@@ -187,6 +237,60 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     }
   });
 
+  it('says why the first sync fails at a wrong address, keeps saying it while retrying, and syncs once the address is changed in the settings', async () => {
+    // Another origin (its own storage) without a config: the app asks for the address and token.
+    const other = await createAppServer({ root: stage.root, apiBaseUrl: stage.sim.baseUrl });
+    const tab = await stage.browser.context.newPage();
+    const wrong = 'http://127.0.0.1:9/api/v1';
+    try {
+      await tab.goto(other.url);
+      await tab.fill('[data-test=connect-form] input[name=baseUrl]', wrong);
+      await tab.fill('[data-test=connect-form] input[name=token]', stage.sim.token);
+      await tab.click('[data-test=connect-form] button[type=submit]');
+
+      await tab.waitForSelector('[data-test=sync-problem]', SLOW);
+      expect(await tab.textContent('[data-test=sync-problem-reason]')).toBe(`The service at ${wrong} cannot be reached.`);
+      expect(await tab.textContent('[data-test=sync-problem]')).toContain(`accepts requests from ${new URL(other.url).origin}`);
+      expect(await tab.textContent('[data-test=sync-problem-detail]')).toMatch(/^NetworkError: /);
+      // The next attempt does not hide the reason.
+      await tab.waitForSelector('#status[data-phase="initial-sync"][data-problem="true"]', SLOW);
+      expect(await tab.textContent('[data-test=status-phase]')).toBe('Retrying first sync…');
+      expect(await tab.isVisible('[data-test=sync-problem]')).toBe(true);
+      await screenshot(tab, 'pos-companion-sync-problem');
+
+      await tab.click('[data-test=problem-settings]');
+      await tab.waitForSelector('[data-test=settings]');
+      expect(await tab.inputValue('[data-test=settings-address]')).toBe(wrong);
+      expect(await tab.textContent('[data-test=stored-address]')).toContain(`Remembered: the service address ${wrong}`);
+      expect(await tab.textContent('[data-test=stored-token]')).toContain('Never stored: the API token');
+      await tab.fill('[data-test=settings-address]', 'not an address');
+      await tab.click('[data-test=settings-save]');
+      expect(await tab.textContent('[data-test=settings-address-error]')).toContain('https://');
+      await screenshot(tab, 'pos-companion-settings');
+
+      // The simulator answers cross-origin requests: the app talks to it directly.
+      await tab.fill('[data-test=settings-address]', stage.sim.baseUrl);
+      await tab.fill('[data-test=settings-token]', stage.sim.token);
+      await tab.click('[data-test=settings-save]');
+      await waitForSyncRun(tab);
+      await expect.poll(() => tab.locator('[data-test=register]').count(), POLL).toBe(registersOf(stage.sim).length);
+      expect(await tab.isVisible('[data-test=sync-problem]')).toBe(false);
+      const remembered = await tab.evaluate(() => JSON.stringify({ ...localStorage }));
+      expect(remembered).toContain(stage.sim.baseUrl);
+      expect(remembered.includes(stage.sim.token)).toBe(false);
+
+      // Not remembering the address forgets it at once, and says so.
+      await tab.click('[data-test=open-settings]');
+      await tab.uncheck('[data-test=settings-remember]');
+      await tab.click('[data-test=settings-save]');
+      await expect.poll(() => tab.textContent('[data-test=stored-address]'), POLL).toContain('Not remembered: the service address.');
+      expect(await tab.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(stage.sim.baseUrl);
+    } finally {
+      await tab.close();
+      await other.stop();
+    }
+  });
+
   it('keeps the token out of localStorage, IndexedDB and Cache Storage', async () => {
     const stored = await page.evaluate(async () => {
       const parts: string[] = [];
@@ -213,3 +317,25 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     expect(stored.includes(stage.sim.token), 'the token is stored somewhere').toBe(false);
   });
 });
+
+/** Records every state of the status bar from the page's first load (phase text, last sync text). */
+async function recordStatusBar(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: { phase: string; lastSync: string | null }[] = [];
+    (window as unknown as { __statusSeen: typeof seen }).__statusSeen = seen;
+    const watch = () => {
+      const bar = document.getElementById('status');
+      if (!bar) return void requestAnimationFrame(watch);
+      new MutationObserver(() => {
+        const phase = bar.querySelector('[data-test=status-phase]')?.textContent ?? '';
+        seen.push({ phase, lastSync: bar.querySelector('[data-test=status-last-sync]')?.textContent ?? null });
+      }).observe(bar, { childList: true, subtree: true, characterData: true });
+    };
+    document.addEventListener('DOMContentLoaded', watch);
+  });
+}
+
+/** What {@link recordStatusBar} saw. */
+function statusSeen(page: Page): Promise<{ phase: string; lastSync: string | null }[]> {
+  return page.evaluate(() => (window as unknown as { __statusSeen: { phase: string; lastSync: string | null }[] }).__statusSeen);
+}
