@@ -1,11 +1,12 @@
 /**
- * A small static server for a built example app that also proxies the service's API, so the
+ * A small static server for a built example app that can also proxy the service's API, so the
  * browser sees one origin (no CORS needed) and the app can use a relative base URL.
  *
  * - `GET /config.json`: `{ baseUrl, token, tenant }` for the app to connect by itself (dev only:
- *   it hands out the simulator's token; never serve a real token this way).
- * - Anything under the API's base path (e.g. `/api/v1/...`): forwarded unchanged to the
- *   simulator, with its status, headers and body streamed back.
+ *   it hands out the simulator's token; never serve a real token this way). Without a token the
+ *   app asks for one: `npm start -- --base-url URL` serves a real service's address this way.
+ * - Anything under the proxied API's base path (e.g. `/api/v1/...`): forwarded unchanged to the
+ *   service (http or https), with its status, headers and body streamed back.
  * - Anything else: a file of the built app, `index.html` for paths without one.
  *
  * `stop()` and `start()` take the server down and bring it back on the same port, which is how
@@ -14,6 +15,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
@@ -21,10 +23,16 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 export interface AppServerOptions {
   /** Folder of the built app (with `index.html`). */
   root: string;
-  /** The service's base URL, e.g. the simulator's `http://127.0.0.1:4010/api/v1`. Its path is proxied. */
-  apiBaseUrl: string;
-  /** What `config.json` answers; omitted: 404 (the app then asks for a token). */
-  config?: { token: string; tenant?: string };
+  /**
+   * The service's base URL to proxy, e.g. the simulator's `http://127.0.0.1:4010/api/v1`: its path
+   * on this server is forwarded there. Omitted: nothing is proxied (the app calls the service itself).
+   */
+  apiBaseUrl?: string;
+  /**
+   * What `config.json` answers: `baseUrl` (default: the proxied path), the token when the app may
+   * have it (the simulator's), a tenant. Omitted: 404 (the app then asks for address and token).
+   */
+  config?: { baseUrl?: string; token?: string; tenant?: string };
   /** @default '127.0.0.1' */
   host?: string;
   /** @default 0 (a free port) */
@@ -35,7 +43,10 @@ export interface AppServerOptions {
 export interface AppServer {
   /** `http://host:port/`: the address to open. */
   readonly url: string;
-  /** The base URL the app uses for the API: same origin, the service's path. */
+  /**
+   * The base URL the app uses for the API: same origin and the service's path when it is proxied,
+   * else `config.baseUrl` (empty when there is neither).
+   */
   readonly apiBaseUrl: string;
   /** Stops serving (open connections are cut). */
   stop(): Promise<void>;
@@ -58,13 +69,13 @@ const TYPES: Record<string, string> = {
 /** Starts an {@link AppServer}. */
 export async function createAppServer(options: AppServerOptions): Promise<AppServer> {
   const root = resolve(options.root);
-  const api = new URL(options.apiBaseUrl);
-  const apiPath = api.pathname.replace(/\/+$/, '');
+  const api = options.apiBaseUrl === undefined ? undefined : new URL(options.apiBaseUrl);
+  const apiPath = api?.pathname.replace(/\/+$/, '');
   const host = options.host ?? '127.0.0.1';
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://app.invalid');
-    if (url.pathname === apiPath || url.pathname.startsWith(`${apiPath}/`)) return proxy(req, res, api);
+    if (api && apiPath !== undefined && (url.pathname === apiPath || url.pathname.startsWith(`${apiPath}/`))) return proxy(req, res, api);
     if (url.pathname === '/config.json') return sendConfig(res, options.config, apiPath);
     void serveFile(root, url.pathname, res);
   };
@@ -85,7 +96,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
 
   return {
     url: `${origin}/`,
-    apiBaseUrl: `${origin}${apiPath}`,
+    apiBaseUrl: apiPath === undefined ? (options.config?.baseUrl ?? '') : `${origin}${apiPath}`,
     async stop() {
       if (!server.listening) return;
       const closed = new Promise<void>((done) => server.close(() => done()));
@@ -100,18 +111,20 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   };
 }
 
-function sendConfig(res: ServerResponse, config: AppServerOptions['config'], apiPath: string): void {
-  if (!config) {
+function sendConfig(res: ServerResponse, config: AppServerOptions['config'], apiPath: string | undefined): void {
+  const baseUrl = config?.baseUrl ?? apiPath;
+  if (!config || baseUrl === undefined) {
     res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"no config"}');
     return;
   }
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify({ baseUrl: apiPath, token: config.token, tenant: config.tenant }));
+  res.end(JSON.stringify({ baseUrl, token: config.token, tenant: config.tenant }));
 }
 
 function proxy(req: IncomingMessage, res: ServerResponse, api: URL): void {
   const headers = { ...req.headers, host: api.host };
-  const upstream = httpRequest(
+  const send = api.protocol === 'https:' ? httpsRequest : httpRequest;
+  const upstream = send(
     { protocol: api.protocol, hostname: api.hostname, port: api.port, method: req.method, path: req.url, headers },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -14,6 +14,11 @@ export type WebExample = (typeof WEB_EXAMPLES)[number];
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
 
+/** Where `name` is built by default: `examples/<name>/dist`. */
+export function exampleOutDir(name: WebExample): string {
+  return exampleConfig(resolve(repo, 'examples', name)).build!.outDir!;
+}
+
 /** Builds `name` and resolves with the folder holding the built app. */
 export async function buildExample(name: WebExample, outDir?: string): Promise<string> {
   const config = exampleConfig(resolve(repo, 'examples', name));
