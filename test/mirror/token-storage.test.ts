@@ -7,7 +7,7 @@ import { send, startRawServer, type RawServer } from '../client/helpers/raw-serv
 // A base64-like API token: visible ASCII, accepted by createClient, holding '/'.
 const SECRET = 'tok/SECRET+7f3a9c1e5b==';
 
-describe('the API token in storage (DESIGN.md decision 12)', () => {
+describe('the API token in storage (docs/design.md, decision 12)', () => {
   let server: RawServer;
   beforeAll(async () => {
     server = await startRawServer();

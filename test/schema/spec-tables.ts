@@ -1,5 +1,5 @@
 /**
- * The spec's resource tables (spec/pos-cloud-api.md, "Resources and their fields"), written out
+ * The spec's resource tables (docs/service-api.md, "Resources and their fields"), written out
  * by hand for the tests. Expectations are derived from these tables, never from the schemas, so
  * a missing default or rule in a schema makes a test fail.
  */
