@@ -346,6 +346,25 @@ function deliverMore(
 }
 
 /**
+ * Rows outside the walk in the order of their stock-up, each stock-up's in the order they were
+ * added (their times are the stock-up's plus 1, 2, 3... ms): time order, but for overlaps. Rows
+ * without a stock-up keep their order, after them.
+ */
+function byStockup(rows: Rows, list: Int32Array, U: number): Int32Array {
+  const starts = new Int32Array(U + 2);
+  const bucket = (i: number) => (rows.kind[i] === RECEIPT ? (rows.ref[i] as number) : U);
+  for (const i of list) starts[bucket(i) + 1] = (starts[bucket(i) + 1] as number) + 1;
+  for (let u = 1; u < starts.length; u++) starts[u] = (starts[u] as number) + (starts[u - 1] as number);
+  const out = new Int32Array(list.length);
+  for (const i of list) {
+    const b = bucket(i);
+    out[starts[b] as number] = i;
+    starts[b] = (starts[b] as number) + 1;
+  }
+  return out;
+}
+
+/**
  * Puts the kept rows in time order (deliveries before a sale at the same ms, stock taken out
  * after). The walk made its sales and counts in that order already, so only the deliveries (and
  * rows added outside the walk) are sorted, then merged in.
@@ -361,7 +380,14 @@ function finish(rows: Rows, dropped: Uint8Array, walk: readonly [number, number]
     if (i >= walk[0] && i < walk[1] && rows.kind[i] !== RECEIPT) inOrder[inOrderCount++] = i;
     else restAll[restCount++] = i;
   }
-  const rest = restAll.subarray(0, restCount).sort((a, b) => (key[a] as number) - (key[b] as number) || a - b);
+  const rest = byStockup(rows, restAll.subarray(0, restCount), stockups.times.length);
+  for (let b = 1; b < restCount; b++) {
+    // Deliveries of one stock-up follow each other by the ms; should two stock-ups overlap, sort.
+    if ((key[rest[b] as number] as number) < (key[rest[b - 1] as number] as number)) {
+      rest.sort((x, y) => (key[x] as number) - (key[y] as number) || x - y);
+      break;
+    }
+  }
   const order = new Int32Array(inOrderCount + restCount);
   for (let h = 0, a = 0, b = 0; h < order.length; h++) {
     const takeRest = b < restCount && (a >= inOrderCount || (key[rest[b] as number] as number) < (key[inOrder[a] as number] as number));
