@@ -40,7 +40,8 @@ export function createProductPicker(catalog: Catalog, profile: ShopProfile, coun
   });
   const totalWeight = sections.reduce((sum, s) => sum + s.weight, 0);
   const all = sections.flatMap((s) => [...s.products]).sort((a, b) => a - b);
-  const byPrice = [...all].sort((a, b) => catalog.priceAt(a, 0) - catalog.priceAt(b, 0) || a - b);
+  const listed = new Map(all.map((p) => [p, catalog.priceAt(p, 0)]));
+  const byPrice = [...all].sort((a, b) => (listed.get(a) as number) - (listed.get(b) as number) || a - b);
 
   const fromSection = (section: Section, t: number, rng: Rng): number => {
     const n = countBefore(section.times, t);
