@@ -1,17 +1,13 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StorageError } from '../errors/index.js';
+import { currentHolder, isGone, parseHolder, type LockHolder } from './lock-holder.js';
 
 /** The lock file in a data directory: who holds the directory. */
 export const LOCK_FILE = '.lock';
 
-/** What the lock file says. */
-interface Holder {
-  pid: number;
-  host: string;
-  since: number;
-}
+/** The lock files this process holds (absolute paths): a second opener in this process waits too. */
+const heldHere = new Set<string>();
 
 /** Options of {@link lockDataDir}. */
 export interface LockOptions {
@@ -29,42 +25,52 @@ export interface DataDirLock {
 /**
  * Takes the data directory for this process alone: one process at a time reads and writes a
  * durable store, so two never interleave their writes. The lock is a file created exclusively
- * (`O_EXCL`) holding this process's id and host. A lock whose holder is gone (a process of this
- * host that no longer exists: it was killed) is taken over at once; a live holder is waited for,
- * polling, until it releases the lock or `signal` aborts. The lock is also released when the
- * process exits normally.
+ * (`O_EXCL`) naming this process (see {@link LockHolder}). A lock whose holder is certainly gone
+ * (killed, see {@link isGone}: judged by process id, start time and boot, so a restarted
+ * container whose process has the same id as the killed one is not stuck behind its own ghost)
+ * is taken over at once; a live holder, or one of another host, is waited for, polling, until it
+ * releases the lock or `signal` aborts. Another opener in this same process waits too. The lock
+ * is also released when the process exits normally.
  */
 export async function lockDataDir(dataDir: string, options: LockOptions = {}): Promise<DataDirLock> {
   const path = join(dataDir, LOCK_FILE);
-  const me: Holder = { pid: process.pid, host: hostname(), since: Date.now() };
+  const me = currentHolder();
   for (;;) {
     if (tryCreate(path, me)) break;
-    const holder = readHolder(path);
-    if (holder === undefined || isGone(holder)) {
-      removeStale(path);
+    const found = readHolder(path);
+    if (found === 'missing') continue;
+    if (found === 'being-written') {
+      await waitOrAbort(options.pollMs ?? 250, options.signal);
       continue;
     }
-    if (options.signal?.aborted) {
-      throw new StorageError(`${dataDir} is in use by process ${holder.pid} on ${holder.host} (since ${new Date(holder.since).toISOString()})`, {
-        path: dataDir,
-        problem: 'locked',
-        cause: options.signal.reason,
-      });
+    if (found === 'unreadable' || isGone(found, heldHere.has(path))) {
+      removeStale(path, found);
+      continue;
     }
-    await waitOrAbort(options.pollMs ?? 250, options.signal);
+    if (!options.signal?.aborted) {
+      await waitOrAbort(options.pollMs ?? 250, options.signal);
+      continue;
+    }
+    throw new StorageError(`${dataDir} is in use by process ${found.pid} on ${found.host} (since ${new Date(found.since).toISOString()})`, {
+      path: dataDir,
+      problem: 'locked',
+      cause: options.signal.reason,
+    });
   }
+  heldHere.add(path);
   const onExit = () => releaseIfMine(path, me);
   process.once('exit', onExit);
   return {
     release() {
       process.off('exit', onExit);
+      heldHere.delete(path);
       releaseIfMine(path, me);
     },
   };
 }
 
 /** Creates the lock file with `holder` in it; false when it exists already. */
-function tryCreate(path: string, holder: Holder): boolean {
+function tryCreate(path: string, holder: LockHolder): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
@@ -80,46 +86,64 @@ function tryCreate(path: string, holder: Holder): boolean {
   return true;
 }
 
-/** The holder the lock file names; undefined when it cannot be read (a holder killed while writing it, long enough ago). */
-function readHolder(path: string): Holder | undefined {
+/**
+ * The holder the lock file names; `missing` when it went away meanwhile; `being-written` when it
+ * is empty or partly written and young (a live holder between creating and writing it);
+ * `unreadable` when it stays so (a holder killed between the two).
+ */
+function readHolder(path: string): LockHolder | 'missing' | 'being-written' | 'unreadable' {
+  let text: string;
   try {
-    const holder = JSON.parse(readFileSync(path, 'utf8')) as Partial<Holder>;
-    if (typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.since === 'number') return holder as Holder;
+    text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { pid: -1, host: '', since: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw new StorageError(`cannot read the lock file ${path}: ${(error as Error).message}`, { path, problem: 'unwritable', cause: error });
   }
-  // Unreadable: a holder that died between creating and writing it leaves it empty. Give a live
-  // one a moment to finish writing before taking it for stale.
+  const holder = parseHolder(text);
+  if (holder) return holder;
   try {
-    return Date.now() - statSync(path).mtimeMs > 2_000 ? undefined : { pid: 0, host: '', since: Date.now() };
+    return Date.now() - statSync(path).mtimeMs > 2_000 ? 'unreadable' : 'being-written';
   } catch {
-    return { pid: -1, host: '', since: 0 };
+    return 'missing';
   }
 }
 
-/** A holder that is certainly gone: a process of this host that does not exist any more. */
-function isGone(holder: Holder): boolean {
-  if (holder.pid === -1) return true; // the file went away meanwhile: try again
-  if (holder.host !== hostname() || holder.pid <= 0) return false;
+/**
+ * Removes a lock file judged stale. It is first renamed aside, so that what is removed is what
+ * was judged: if another waiter took the directory over in between (the file now names a
+ * holder other than `judged`), that file is put back.
+ */
+function removeStale(path: string, judged: LockHolder | 'unreadable'): void {
+  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
   try {
-    process.kill(holder.pid, 0);
-    return false;
+    renameSync(path, aside);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new StorageError(`cannot remove the stale lock file ${path}: ${(error as Error).message}`, { path, problem: 'unwritable', cause: error });
   }
-}
-
-function removeStale(path: string): void {
+  const moved = readHolder(aside);
+  const same = judged === 'unreadable' ? moved === 'unreadable' || moved === 'being-written' : typeof moved === 'object' && sameHolder(moved, judged);
+  if (!same) {
+    try {
+      linkSync(aside, path); // never over a lock file created meanwhile
+    } catch {
+      // Someone holds it now; the next look decides.
+    }
+  }
   try {
-    unlinkSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot remove the stale lock file ${path}: ${(error as Error).message}`, { path, problem: 'unwritable', cause: error });
+    unlinkSync(aside);
+  } catch {
+    // Gone already.
   }
 }
 
-function releaseIfMine(path: string, me: Holder): void {
+function sameHolder(a: LockHolder, b: LockHolder): boolean {
+  return a.pid === b.pid && a.host === b.host && a.since === b.since && a.start === b.start;
+}
+
+function releaseIfMine(path: string, me: LockHolder): void {
   const holder = readHolder(path);
-  if (holder && holder.pid === me.pid && holder.since === me.since) {
+  if (typeof holder === 'object' && sameHolder(holder, me)) {
     try {
       unlinkSync(path);
     } catch {
