@@ -2,10 +2,12 @@
  * A process the crash-safety test starts and kills: a mirror on a file storage that syncs and
  * edits customers, products and warehouses against the simulator, telling its parent (IPC) each
  * edit that `save()` or `remove()` has resolved, the moment the app would consider it saved.
+ * With `fault`, it kills itself in the middle of a journal commit.
  * With `settle`, it syncs until nothing is pending, reports, and exits.
  */
 import { createMirror } from '../../src/mirror/create-mirror.js';
 import { openFileStorage } from '../../src/node/index.js';
+import { injectJournalFault, type JournalFault } from './journal-faults.js';
 
 interface Args {
   baseUrl: string;
@@ -13,6 +15,8 @@ interface Args {
   dataDir: string;
   seed: number;
   settle: boolean;
+  /** Dies in the middle of a journal commit (see journal-faults.ts). */
+  fault?: JournalFault;
 }
 
 /** An edit the app was told is saved. */
@@ -29,6 +33,7 @@ let state = args.seed * 2654435761 % 2 ** 32;
 const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const send = (message: unknown) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
+if (args.fault) injectJournalFault(args.fault);
 const storage = await openFileStorage({ dataDir: args.dataDir });
 const mirror = createMirror({
   baseUrl: args.baseUrl,

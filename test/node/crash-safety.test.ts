@@ -5,39 +5,104 @@ import { createMirror } from '../../src/mirror/create-mirror.js';
 import { openFileStorage } from '../../src/node/index.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AckedEdit } from './crash-child.js';
+import type { JournalFault } from './journal-faults.js';
+import { startKillProxy, type KillProxy } from './kill-proxy.js';
 import { tempDataDir } from './storage-fixture.js';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-/** How many times a working process is killed (CRASH_KILLS=100 for a longer run). */
-const KILLS = Number(process.env.CRASH_KILLS ?? 14);
+/** How many times a working process is killed (CRASH_KILLS=200 for a longer run). */
+const KILLS = Number(process.env.CRASH_KILLS ?? 40);
+
+/**
+ * Where each process is killed, in turn: right after a POST landed on the server (before the
+ * process hears), while it applies a page just received, in the middle of writing a commit to
+ * its journal (a torn record), right after a commit is durable (before the app is told), and at
+ * a random moment.
+ */
+const KILL_POINTS = ['after-post', 'mid-page', 'torn-commit', 'after-commit', 'random'] as const;
+type KillPoint = (typeof KILL_POINTS)[number];
 
 interface Run {
   child: ChildProcess;
-  ready: Promise<void>;
-  exited: Promise<number | null>;
+  /** True once the mirror is open; false when the process ended before. */
+  ready: Promise<boolean>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   settled: Promise<{ pending: number; states: string[] }>;
 }
 
 /** Starts a mirror process on `dataDir`; acknowledged edits are pushed to `acked`. */
-function start(sim: Simulator, dataDir: string, seed: number, settle: boolean, acked: AckedEdit[]): Run {
-  const child = fork(CHILD, [JSON.stringify({ baseUrl: sim.baseUrl, token: sim.token, dataDir, seed, settle })], {
+function start(baseUrl: string, token: string, dataDir: string, seed: number, settle: boolean, acked: AckedEdit[], fault?: JournalFault): Run {
+  const child = fork(CHILD, [JSON.stringify({ baseUrl, token, dataDir, seed, settle, fault })], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  let ready!: () => void;
+  let ready!: (value: boolean) => void;
   let settled!: (value: { pending: number; states: string[] }) => void;
   const run: Run = {
     child,
     ready: new Promise((resolve) => (ready = resolve)),
-    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
     settled: new Promise((resolve) => (settled = resolve)),
   };
+  void run.exited.then(() => ready(false));
   child.on('message', (message: { kind: string; edit?: AckedEdit; pending?: number; states?: string[] }) => {
-    if (message.kind === 'ready') ready();
+    if (message.kind === 'ready') ready(true);
     if (message.kind === 'ack' && message.edit) acked.push(message.edit);
     if (message.kind === 'settled') settled({ pending: message.pending ?? -1, states: message.states ?? [] });
   });
   return run;
+}
+
+/**
+ * Runs one process and kills it at `point`; true when it died there (a point that did not come
+ * within a few seconds is replaced by a kill at that moment).
+ */
+async function runUntilKilled(proxy: KillProxy, token: string, dataDir: string, seed: number, point: KillPoint, acked: AckedEdit[], random: () => number): Promise<boolean> {
+  const fault: JournalFault | undefined =
+    point === 'torn-commit' ? { tear: 1 + Math.floor(random() * 40) } : point === 'after-commit' ? { afterSync: 1 + Math.floor(random() * 40) } : undefined;
+  const run = start(proxy.baseUrl, token, dataDir, seed, false, acked, fault);
+  let killedHere = false;
+  const kill = () => run.child.kill('SIGKILL');
+  if (point === 'after-post' || point === 'mid-page') {
+    proxy.arm(point, () => {
+      killedHere = true;
+      kill();
+    });
+  }
+  const opened = await run.ready;
+  let fellBack = false;
+  const fallback = setTimeout(() => {
+    fellBack = true;
+    kill();
+  }, point === 'random' ? 30 + random() * 600 : 4_000);
+  const { code, signal } = await run.exited;
+  clearTimeout(fallback);
+  proxy.disarm();
+  expect({ code, signal }, `the process of seed ${seed} ended by itself`).toEqual({ code: null, signal: 'SIGKILL' });
+  if (point === 'random') return opened;
+  // A fault kills the process itself: it died there if it died before the fallback fired.
+  return fault ? !fellBack : killedHere;
+}
+
+/**
+ * The back office edits between two runs: a product the device never edits is renamed, and a
+ * warehouse is created. The device must pull both, whatever point its last run was killed at.
+ */
+function editOnServer(sim: Simulator, round: number): void {
+  const products = sim.store.list('products').filter((p) => p._d === 0 && !String(p.name).startsWith('crash-'));
+  const product = products[round % products.length];
+  if (product) sim.store.editProduct(String(product.id), { name: `server-edit-${round}` });
+  sim.store.write('warehouses', { name: `server-warehouse-${round}` });
+}
+
+/** A server record as the device stores it: ids as strings, the fields it never keeps left out. */
+function asStored(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (key === 'pgx' || key.startsWith('__')) continue;
+    out[key] = typeof value === 'bigint' || ((key === 'id' || key.startsWith('id_')) && typeof value === 'number') ? String(value) : value;
+  }
+  return out;
 }
 
 /** What the acknowledged edits say each record must end up as: the last value of each field, or deleted. */
@@ -64,19 +129,26 @@ describe('a mirror process killed with SIGKILL at random points', () => {
     dir.cleanup();
   });
 
-  it(`converges after ${KILLS} kills: every acknowledged edit on the server exactly once, no record skipped, nothing stuck`, async () => {
+  it(`converges after ${KILLS} kills at every kind of point: every acknowledged edit on the server exactly once, no record skipped, nothing stuck`, async () => {
     const acked: AckedEdit[] = [];
     let random = 7;
     const next = () => ((random = (random * 48271) % 2147483647) / 2147483647);
-    for (let kill = 0; kill < KILLS; kill++) {
-      const run = start(sim, dir.dataDir, kill + 1, false, acked);
-      await run.ready;
-      // Killed somewhere in its work: mid-page, mid-push (before or after a POST landed), mid-commit.
-      await new Promise((resolve) => setTimeout(resolve, 30 + next() * 600));
-      run.child.kill('SIGKILL');
-      await run.exited;
+    const proxy = await startKillProxy(sim.baseUrl);
+    const hits = new Map<KillPoint, number>(KILL_POINTS.map((point) => [point, 0]));
+    try {
+      for (let kill = 0; kill < KILLS; kill++) {
+        const point = KILL_POINTS[kill % KILL_POINTS.length]!;
+        if (await runUntilKilled(proxy, sim.token, dir.dataDir, kill + 1, point, acked, next)) hits.set(point, hits.get(point)! + 1);
+        editOnServer(sim, kill);
+      }
+    } finally {
+      await proxy.close();
     }
-    const settle = start(sim, dir.dataDir, 999, true, acked);
+    if (process.env.CRASH_REPORT) process.stderr.write(`kill points hit: ${JSON.stringify(Object.fromEntries(hits))}, edits acknowledged: ${acked.length}\n`);
+    // Each kind of point was really hit, most of the times it was aimed at.
+    for (const [point, count] of hits) expect(count, `kills ${point}`).toBeGreaterThanOrEqual(Math.floor(KILLS / KILL_POINTS.length / 2));
+
+    const settle = start(sim.baseUrl, sim.token, dir.dataDir, 999, true, acked);
     const settled = await settle.settled;
     await settle.exited;
     expect(settled).toEqual({ pending: 0, states: [] });
@@ -95,25 +167,27 @@ describe('a mirror process killed with SIGKILL at random points', () => {
       expect(new Set(names).size, `${collection}: a create applied twice`).toBe(names.length);
     }
 
-    // The device holds what the server holds: no record skipped, none left behind.
+    // The device holds what the server holds, field by field: no record skipped, none left behind.
     const storage = await openFileStorage({ dataDir: dir.dataDir });
     const mirror = createMirror({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'tests', storage, collections: ['customers', 'products', 'warehouses'] });
     for (const collection of ['customers', 'products', 'warehouses', 'product_price_matrix'] as const) {
-      const local = new Map((await mirror.db.table(collection).toArray()).map((r) => [r.id as string, r._v]));
-      const server = new Map(sim.store.list(collection).map((r) => [String(r.id), r._v]));
-      expect(local, collection).toEqual(server);
+      const local = new Map((await mirror.db.table(collection).toArray()).map((r) => [r.id as string, r]));
+      const server = sim.store.list(collection);
+      expect([...local.keys()].sort(), collection).toEqual(server.map((r) => String(r.id)).sort());
+      for (const record of server) expect(local.get(String(record.id)), `${collection} ${String(record.id)}`).toMatchObject(asStored(record));
     }
     expect(await mirror.conflicts()).toEqual([]);
+    expect(await mirror.pending()).toEqual([]);
     await mirror.close();
-  }, 60_000 + KILLS * 3_000);
+  }, 90_000 + KILLS * 3_000);
 
   it('makes a second process on the same data directory wait until the first is gone, and never interleaves their writes', async () => {
     const other = tempDataDir();
     try {
       const acked: AckedEdit[] = [];
-      const first = start(sim, other.dataDir, 501, false, acked);
+      const first = start(sim.baseUrl, sim.token, other.dataDir, 501, false, acked);
       await first.ready;
-      const second = start(sim, other.dataDir, 502, false, acked);
+      const second = start(sim.baseUrl, sim.token, other.dataDir, 502, false, acked);
       let secondReady = false;
       void second.ready.then(() => (secondReady = true));
       await new Promise((resolve) => setTimeout(resolve, 800));
@@ -124,7 +198,7 @@ describe('a mirror process killed with SIGKILL at random points', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       second.child.kill('SIGKILL');
       await second.exited;
-      const settle = start(sim, other.dataDir, 503, true, acked);
+      const settle = start(sim.baseUrl, sim.token, other.dataDir, 503, true, acked);
       expect(await settle.settled).toEqual({ pending: 0, states: [] });
       await settle.exited;
       for (const { collection, id, fields, removed } of expectedState(acked).values()) {
