@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Dexie } from 'dexie';
 import { PosCloudError, StorageError, ValidationError } from '../errors/index.js';
@@ -17,6 +17,13 @@ export interface FileStorageOptions {
    * stops waiting (a `StorageError`, `locked`).
    */
   signal?: AbortSignal;
+  /**
+   * Start over: once the data directory is this process's, the databases it holds are removed
+   * before anything is restored (the outbox too: edits not yet pushed are lost). Removing the
+   * directory by hand instead would pull it from under a process still using it.
+   * @default false
+   */
+  fresh?: boolean;
   /**
    * A journal longer than this is folded into a new snapshot (bytes).
    * @default 268_435_456 (256 MiB)
@@ -59,6 +66,7 @@ export async function openFileStorage(options: FileStorageOptions): Promise<File
   makeWritable(dataDir);
   const lock = await lockDataDir(dataDir, { signal: options.signal });
   try {
+    if (options.fresh) removeDatabases(dataDir);
     const { IDBFactory, IDBKeyRange } = await loadFakeIndexedDb();
     const factory = new IDBFactory();
     const restored = new Map<string, RestoredDatabase>();
@@ -128,12 +136,26 @@ function checkedDataDir(options: FileStorageOptions): string {
     if (typeof options.dataDir !== 'string' || options.dataDir.trim() === '') issues.push({ path: ['dataDir'], message: 'required: the directory to keep the store in' });
     const compact = options.compactAtBytes;
     if (compact !== undefined && !(Number.isSafeInteger(compact) && compact >= 1_024)) issues.push({ path: ['compactAtBytes'], message: 'must be a whole number of bytes >= 1024' });
+    if (options.fresh !== undefined && typeof options.fresh !== 'boolean') issues.push({ path: ['fresh'], message: 'must be a boolean' });
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) issues.push({ path: ['signal'], message: 'must be an AbortSignal' });
   }
   if (issues.length > 0) {
     throw new ValidationError(`openFileStorage: ${issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`, { issues });
   }
   return resolve(options.dataDir);
+}
+
+/** Removes every database directory of `dataDir` (the lock file stays: this process holds it). */
+function removeDatabases(dataDir: string): void {
+  for (const entry of readdirSync(dataDir)) {
+    if (!entry.startsWith('db-')) continue;
+    const path = join(dataDir, entry);
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch (error) {
+      throw new StorageError(`cannot remove ${path} to start afresh: ${(error as Error).message}`, { path, problem: 'unwritable', cause: error });
+    }
+  }
 }
 
 /** Creates `dir` when missing and checks it can be written; a `StorageError` (`unwritable`) naming it otherwise. */

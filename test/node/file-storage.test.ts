@@ -197,6 +197,25 @@ describe('the file storage', () => {
     await second.close();
   });
 
+  it('starts over with fresh only once the directory is its own, never under a process still using it', async () => {
+    const { sim, dataDir } = await setup();
+    const first = await durableMirror(sim, dataDir);
+    await first.syncNow({ collections: ['shops'] });
+    const waiting = openFileStorage({ dataDir, fresh: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The running process keeps its store while the fresh opener waits.
+    expect(readdirSync(dataDir).filter((name) => name.startsWith('db-'))).toHaveLength(1);
+    await first.save('shops', { id: sim.store.list('shops')[0]!.id as string, name: 'Hlavní prodejna' });
+    await first.close();
+    const storage = await waiting;
+    expect(storage.restored).toEqual([]);
+    const second = createMirror({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'tests', storage });
+    expect(await second.db.shops.count()).toBe(0);
+    expect(await second.pending()).toEqual([]);
+    await second.close();
+    await expect(openFileStorage({ dataDir, fresh: 'yes' as unknown as boolean })).rejects.toBeInstanceOf(ValidationError);
+  });
+
   it('is refused beside indexedDB, which would leave the store unused', async () => {
     const { sim, dataDir } = await setup();
     const storage = await openFileStorage({ dataDir });
