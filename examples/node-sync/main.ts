@@ -4,7 +4,6 @@
  * stdout, then a live overview of the latest orders per register until Ctrl+C. Without
  * `--base-url` it starts a simulator whose registers keep selling. See `--help` and README.md.
  */
-import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createSimulator } from '../../src/simulator/index.js';
 import { openFileStorage } from '../../src/node/index.js';
@@ -43,11 +42,14 @@ async function main(): Promise<number> {
   process.stderr.write(sim ? `Started a simulator (${options.size}, seed ${options.seed}) at ${baseUrl}\n` : `Mirroring ${baseUrl}\n`);
 
   const dataDir = resolve(options.dataDir);
-  if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
-  const storage = await openFileStorage({ dataDir });
-  const kept = storage.restored.find((d) => d.name.includes(new URL(baseUrl).host));
+  // --fresh empties the directory only once it is ours: never under another run still using it.
+  const storage = await openFileStorage({ dataDir, fresh: options.fresh });
+  // A simulator started here listens on a new port each run: its mirror is named after the
+  // seeded tenant it serves, so a later run resumes it instead of adding a database each time.
+  const dbName = sim ? `pos-cloud-mirror:node-sync simulator (${options.size}, seed ${options.seed})` : undefined;
+  const kept = storage.restored.find((d) => (dbName ? d.name === dbName : d.name.includes(new URL(baseUrl).host)));
   process.stderr.write(kept ? `Resuming from ${dataDir} (${kept.replayed} transactions replayed)\n` : `Keeping the mirror in ${dataDir}\n`);
-  const mirror = createMirror({ baseUrl, token, userAgent: USER_AGENT, pollIntervalMs: 5_000, storage });
+  const mirror = createMirror({ baseUrl, token, userAgent: USER_AGENT, pollIntervalMs: 5_000, storage, ...(dbName ? { dbName } : {}) });
   const stopAll = async () => {
     await mirror.close();
     await sim?.close();

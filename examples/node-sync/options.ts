@@ -24,7 +24,7 @@ export const DEFAULT_DATA_DIR = '.node-sync-data';
 /** Usage text, printed for `--help` and bad flags. */
 export const USAGE = `Usage: npm run example:node -- [options]
 
-Mirrors a tenant into IndexedDB (fake-indexeddb in Node), prints a summary, then a live
+Mirrors a tenant into a durable store in a data directory, prints a summary, then a live
 overview of the latest orders per register until Ctrl+C.
 
   --base-url URL          the service's base URL (or env POS_BASE_URL); without it a simulator starts
@@ -35,7 +35,8 @@ overview of the latest orders per register until Ctrl+C.
   --interval S            seconds between overviews (default 5)
   --data-dir DIR          where the mirror is kept between runs (default ${DEFAULT_DATA_DIR}); a restarted
                           run resumes from it with a delta, and nothing saved is lost to a crash
-  --fresh                 empty the data directory first: a full first sync
+  --fresh                 start over: the data directory's mirror is removed (once no other run
+                          holds it), then a full first sync
   --once                  print the summary and exit
   --help                  this text
 `;
