@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /**
- * Library build of the entries (`.`, `./simulator` and `./node`) as ES modules; dependencies and Node
+ * Library build of the entries (`.`, `./simulator`, `./node` and `./react`) as ES modules; dependencies and Node
  * built-ins stay external. Type declarations are emitted by `tsc -p tsconfig.build.json`.
  */
 export default defineConfig({
@@ -15,16 +15,16 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     lib: {
-      entry: { index: 'src/index.ts', simulator: 'src/simulator/index.ts', node: 'src/node/index.ts' },
+      entry: { index: 'src/index.ts', simulator: 'src/simulator/index.ts', node: 'src/node/index.ts', react: 'src/react/index.ts' },
       formats: ['es'],
     },
     rollupOptions: {
       external: (id) =>
-        nodeBuiltins.has(id) || /^(dexie|ky|json-bigint|zod|fake-indexeddb)(\/|$)/.test(id),
+        nodeBuiltins.has(id) || /^(dexie|dexie-react-hooks|ky|json-bigint|zod|fake-indexeddb|react|react-dom)(\/|$)/.test(id),
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,

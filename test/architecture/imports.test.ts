@@ -54,6 +54,8 @@ const LAYERS: Record<string, readonly string[]> = {
   simulator: ['errors', 'ids', 'json', 'schema'],
   // Node only (a subpath of its own): the durable file storage, over the mirror's storage interface.
   node: ['errors', 'ids', 'json', 'schema', 'db', 'mirror'],
+  // React only (a subpath of its own): the bindings, over the mirror's facade.
+  react: ['errors', 'ids', 'json', 'schema', 'db', 'sync', 'mirror'],
   index: ['errors', 'ids', 'json', 'schema', 'client', 'db', 'sync', 'mirror'],
 };
 
@@ -121,6 +123,19 @@ describe('the import graph of src/', () => {
         const allowed = SYNC_FOLDERS[from];
         if (!allowed) wrong.push(`${file}: the folder sync/${from} is not listed in this test`);
         else if (to !== from && !allowed.includes(to)) wrong.push(`${file} -> ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('imports React and dexie-react-hooks only in the React bindings, so the other entries work without them', () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      if (layerOf(file) === 'react') continue;
+      const text = readFileSync(join(src, file), 'utf8');
+      for (const match of text.matchAll(SPECIFIER)) {
+        const spec = match[1] ?? match[2]!;
+        if (/^(react|react-dom|dexie-react-hooks)(\/|$)/.test(spec)) wrong.push(`${file} -> ${spec}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -13,6 +13,10 @@ export interface MirrorFixture {
   factory: IDBFactory;
   dbName: string;
   mirror(options?: Partial<MirrorOptions> & { factory?: IDBFactory; token?: string }): Mirror;
+  /** The options `mirror()` makes a mirror with, for code that makes it itself (a React provider). */
+  options(options?: Partial<MirrorOptions> & { factory?: IDBFactory; token?: string }): MirrorOptions;
+  /** Closes a mirror made elsewhere from {@link options} with the fixture (closing twice is harmless). */
+  adopt(mirror: Mirror): Mirror;
   close(): Promise<void>;
 }
 
@@ -25,6 +29,9 @@ export async function startMirrorFixture(sim: SimulatorOptions = {}): Promise<Mi
     factory: new IDBFactory(),
     dbName: `mirror-${++counter}`,
     mirror(options = {}) {
+      return fixture.adopt(createMirror(fixture.options(options)));
+    },
+    options(options = {}) {
       const { factory, token, ...rest } = options;
       const client = createClient({
         baseUrl: simulator.baseUrl,
@@ -33,7 +40,7 @@ export async function startMirrorFixture(sim: SimulatorOptions = {}): Promise<Mi
         timeoutMs: 5_000,
         retry: { limit: 5, baseDelayMs: 1, maxDelayMs: 5 },
       });
-      const mirror = createMirror({
+      return {
         client,
         dbName: fixture.dbName,
         indexedDB: factory ?? fixture.factory,
@@ -41,7 +48,9 @@ export async function startMirrorFixture(sim: SimulatorOptions = {}): Promise<Mi
         pollIntervalMs: 60_000,
         leaderLeaseMs: 300,
         ...rest,
-      });
+      };
+    },
+    adopt(mirror) {
       made.push(mirror);
       return mirror;
     },
