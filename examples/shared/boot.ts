@@ -36,6 +36,11 @@ export interface BootOptions {
    * page's `?base=`, the dev server's or the remembered one; with its token, the app does not ask.
    */
   connection?: Connection & { token?: string | undefined };
+  /**
+   * Starts syncing once a token is known (default `mirror.start()`). A React app passes a function
+   * that lets its `MirrorProvider` start the mirror instead.
+   */
+  startSync?: (mirror: Mirror) => void | Promise<void>;
 }
 
 /**
@@ -86,7 +91,7 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     mirror.setToken(value);
     if (started) return;
     started = true;
-    await mirror.start();
+    await (options.startSync ?? ((m: Mirror) => m.start()))(mirror);
   };
   /** Shows the form that asks for a token for this base URL, saying why. */
   const askForToken = (reason: string) =>

@@ -4,6 +4,7 @@
  * checkout without a build.
  */
 export { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
+export { ObservableValue } from '../../src/mirror/observable-value.js';
 export { createClient, type Client } from '../../src/client/index.js';
 export type { SyncStatus, SyncProgress, SyncPhase } from '../../src/mirror/status.js';
 export type { StoredRecord, ConflictRow, OutboxEntry } from '../../src/db/sync-rows.js';

@@ -88,6 +88,7 @@ describe('Stock count in headless Chromium', { timeout: 90_000 }, () => {
     await screenshot(page, 'inventory-count-offline');
 
     await page.click('[data-test=finish]');
+    await expect.poll(() => page.textContent('[data-test=scan-feedback]'), POLL).toBe('Count booked (2 products). It is sent to the server when online.');
     const booked = page.locator('[data-test=booked-count]').first();
     await expect.poll(() => booked.locator('[data-test=booked-state]').textContent(), POLL).toBe('Waiting to send');
     const stockupId = (await booked.getAttribute('data-stockup-id'))!;
@@ -119,5 +120,62 @@ describe('Stock count in headless Chromium', { timeout: 90_000 }, () => {
     const after = await report();
     expect(after.get(first.product.id)).toBe(3);
     expect(after.get(second.product.id)).toBe(1);
+  });
+
+  it('refuses a count below zero and a fraction of a piece, saying why, and keeps the last good count', async () => {
+    const piece = picked.find((p) => p.product.unit === 0);
+    expect(piece, 'a product counted in pieces (unit 0)').toBeDefined();
+    const line = row(piece!.product.id);
+    const already = (await line.count()) ? Number(await line.locator('[data-test=counted-input]').inputValue()) : 0;
+    await scan(String(piece!.product.barcode));
+    const before = String(already + 1);
+    await expect.poll(() => line.locator('[data-test=counted-input]').inputValue(), POLL).toBe(before);
+    const units = await page.textContent('[data-test=count-units]');
+
+    for (const [typed, reason] of [['-5', 'A count cannot be below zero.'], ['2.5', 'Counted in pieces: type a whole number.']] as const) {
+      await line.locator('[data-test=counted-input]').fill(typed);
+      await line.locator('[data-test=counted-input]').press('Enter');
+      await expect.poll(() => line.locator('[data-test=count-error]').textContent(), POLL).toBe(reason);
+      expect(await page.textContent('[data-test=count-units]')).toBe(units);
+    }
+    // The count kept is the last good one, also after a reload.
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await expect.poll(() => line.locator('[data-test=counted-input]').inputValue(), POLL).toBe(before);
+
+    await line.locator('[data-test=counted-input]').fill('4');
+    await line.locator('[data-test=counted-input]').press('Enter');
+    await expect.poll(() => line.locator('[data-test=count-error]').count(), POLL).toBe(0);
+    expect(await line.locator('[data-test=counted-input]').inputValue()).toBe('4');
+
+    // Booked offline, the line under the scan box says it waits, and says so no more once it is on the server.
+    await stage.browser.context.setOffline(true);
+    await page.click('[data-test=finish]');
+    await expect.poll(() => page.textContent('[data-test=scan-feedback]'), POLL).toMatch(/^Count booked \(\d+ products?\)\. It is sent to the server when online\.$/);
+    await stage.browser.context.setOffline(false);
+    await expect.poll(() => page.textContent('[data-test=scan-feedback]'), SLOW).toMatch(/^Count booked \(\d+ products?\) and on the server\.$/);
+  });
+
+  it('lists the products a typed name matches, and counts the one picked', async () => {
+    // A word that begins the names of several products on sale.
+    const products = (stage.sim.store.list('products') as Rec[]).filter((p) => !p._d && p.visible !== false);
+    const byWord = new Map<string, Rec[]>();
+    for (const p of products) {
+      const word = String(p.name).split(/\s+/)[0]!.toLowerCase();
+      byWord.set(word, [...(byWord.get(word) ?? []), p]);
+    }
+    const [word, named] = [...byWord].find(([w, ps]) => ps.length >= 2 && w.length >= 3)!;
+    expect(named.length, `products named ${word}…`).toBeGreaterThanOrEqual(2);
+
+    await scan(word);
+    await expect.poll(() => page.locator('[data-test=match]').count(), POLL).toBeGreaterThanOrEqual(2);
+    expect(await page.textContent('[data-test=scan-feedback]')).toMatch(new RegExp(`products match “${word}”: pick one`));
+    const choice = page.locator('[data-test=match]').nth(1);
+    const productId = (await choice.getAttribute('data-product-id'))!;
+    expect(named.map((p) => p.id)).toContain(productId);
+    const counted = Number((await row(productId).count()) ? await row(productId).locator('[data-test=counted-input]').inputValue() : '0');
+    await choice.click();
+    await expect.poll(() => row(productId).locator('[data-test=counted-input]').inputValue(), POLL).toBe(String(counted + 1));
+    expect(await page.textContent('[data-test=scan-feedback]')).toMatch(/: \d+ counted$/);
   });
 });
