@@ -5,12 +5,13 @@
  * and ms), and the latency of a live query's notification after one write into a 100,000-row table.
  * The simulator runs in a child process (this file, forked), as a real server would.
  *
- *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the peak heap of a `large` (~1M) sync
+ *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the ~1M-record tenant (mirror-sync-large.ts)
  */
 import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
+import { runLarge } from './mirror-sync-large.js';
 import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
-import { gc, median } from './stats.js';
+import { median } from './stats.js';
 import { TENANT_100K } from './tenants.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -130,25 +131,5 @@ async function main(): Promise<void> {
   db.close();
   server.stop();
 
-  if (process.env.LARGE) {
-    const large = await startServer('large');
-    const largeClient = createClient({ baseUrl: large.baseUrl, token: large.token, userAgent: 'pos-cloud-mirror bench' });
-    const mirror = createMirror({ client: largeClient, dbName: 'bench-large', indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
-    const before = process.memoryUsage().heapUsed;
-    const started = performance.now();
-    await mirror.syncNow();
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    gc();
-    const after = process.memoryUsage().heapUsed;
-    console.log(`large sync: ${large.total.toLocaleString('en')} records in ${seconds.toFixed(0)} s; heap before ${mb(before)}, peak ${mb(peak)}, after (fake-indexeddb holds every row in this heap) ${mb(after)}; peak above the stored data: ${mb(peak - after)}`);
-    await mirror.close();
-    large.stop();
-  }
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  if (process.env.LARGE) await runLarge();
 }

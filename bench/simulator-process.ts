@@ -24,6 +24,8 @@ export interface SimulatorProcess {
   counts: Record<CollectionName, number>;
   /** How many POST requests the simulator has served so far (every route together). */
   postsSoFar(): Promise<number>;
+  /** Has the simulator's registers make `count` sales (orders, items, payments, stock) and resolves with how many records they added. */
+  sell(count: number): Promise<number>;
   /** Disconnects from the child, which then closes the simulator and exits. */
   stop(): void;
 }
@@ -57,21 +59,36 @@ export async function forkSimulator(options: ForkSimulatorOptions): Promise<Simu
     baseUrl: ready.baseUrl,
     token: ready.token,
     counts: ready.counts,
-    postsSoFar: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (message) => resolve(message as number));
-        child.send('posts');
-      }),
+    postsSoFar: () => ask<number>(child, { kind: 'posts' }),
+    sell: (count) => ask<number>(child, { kind: 'sell', count }),
     stop: () => child.disconnect(),
   };
 }
 
-/** The child: one simulator; answers "how many POSTs so far" when asked, stops with its parent. */
+/** What the parent asks the child. */
+type Question = { kind: 'posts' } | { kind: 'sell'; count: number };
+
+/** Asks the child one question and resolves with its answer (one question at a time). */
+function ask<T>(child: ReturnType<typeof fork>, question: Question): Promise<T> {
+  return new Promise<T>((resolve) => {
+    child.once('message', (message) => resolve(message as T));
+    child.send(question);
+  });
+}
+
+/** The child: one simulator; answers the parent's questions, stops with its parent. */
 async function serve(options: ForkSimulatorOptions): Promise<void> {
   const { createSimulator } = await import('../src/simulator/index.js');
   const { COLLECTIONS } = await import('../src/schema/collections.js');
   const sim = await createSimulator(options);
-  process.on('message', () => {
+  const records = () => COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
+  process.on('message', (question: Question) => {
+    if (question.kind === 'sell') {
+      const before = records();
+      for (let i = 0; i < question.count; i++) sim.store.sell();
+      process.send?.(records() - before);
+      return;
+    }
     const routes = sim.requests.counts();
     const posts = Object.entries(routes).reduce((n, [route, c]) => (route.startsWith('POST ') ? n + c : n), 0);
     process.send?.(posts);
