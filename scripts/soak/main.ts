@@ -21,6 +21,6 @@ if (options === 'help') {
 }
 
 process.stdout.write(`${soakCommand(options)}\n`);
-const result = await runSoak(options, (line) => process.stdout.write(`  ${line}\n`));
+const result = await runSoak(options, { progress: (line) => process.stdout.write(`  ${line}\n`) });
 process.stdout.write(formatReport(result));
 process.exit(result.check.violations.length === 0 ? 0 : 1);

@@ -10,7 +10,7 @@
  */
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { createSimulator, type FaultCounts } from '../../src/simulator/index.js';
-import { checkSoak, type AnyRecord, type CheckResult, type DeviceState } from './checks.js';
+import { checkSoak, type AnyRecord, type CheckResult, type DeviceState, type SoakState } from './checks.js';
 import { Device, type DeviceCounts } from './device.js';
 import { DeviceEdits, type EditOutcome } from './device-edits.js';
 import { FAULT_PHASES } from './fault-plan.js';
@@ -40,10 +40,21 @@ export interface SoakResult {
   conflicts: { noted: number; resolvedLocal: number; resolvedServer: number };
   settle: SettleOutcome;
   check: CheckResult;
+  /** What the checks looked at, when asked for (`keepState`): a test may alter it and check again. */
+  state?: SoakState;
 }
 
-/** Runs a soak (see the file's comment). `progress` is told now and then how far it got. */
-export async function runSoak(options: SoakOptions, progress?: (line: string) => void): Promise<SoakResult> {
+/** Options of {@link runSoak} beyond the command line's. */
+export interface RunHooks {
+  /** Told every 10 s how far the run got. */
+  progress?: (line: string) => void;
+  /** Keep what the checks looked at in the result (`state`). */
+  keepState?: boolean;
+}
+
+/** Runs a soak (see the file's comment). */
+export async function runSoak(options: SoakOptions, hooks: RunHooks = {}): Promise<SoakResult> {
+  const { progress } = hooks;
   const rejections: string[] = [];
   const onRejection = (reason: unknown) => rejections.push(reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason));
   process.on('unhandledRejection', onRejection);
@@ -96,7 +107,8 @@ export async function runSoak(options: SoakOptions, progress?: (line: string) =>
     const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
     // Let a rejection still on its way (a microtask or a timer late) reach the listener.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const check = checkSoak({ server, initialCounts, devices: state, ledger, unhandledRejections: rejections, operationErrors: result.operationErrors });
+    const checked: SoakState = { server, initialCounts, devices: state, ledger, unhandledRejections: rejections, operationErrors: result.operationErrors };
+    const check = checkSoak(checked);
     return {
       options,
       elapsedMs: performance.now() - started,
@@ -115,6 +127,7 @@ export async function runSoak(options: SoakOptions, progress?: (line: string) =>
       },
       settle: settled,
       check,
+      ...(hooks.keepState ? { state: checked } : {}),
     };
   } finally {
     registers.stopSelling();
