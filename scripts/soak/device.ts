@@ -19,6 +19,8 @@ export interface DeviceCounts {
   /** Syncs that failed, by error name (`HttpError`, `AuthError`, `RateLimitError`, `NetworkError`, ...). */
   failedSyncs: Record<string, number>;
   requests: number;
+  /** `start()` then `stop()` once the run it began had ended. */
+  startStops: number;
 }
 
 /** A trap set by a restart: close the mirror when the sync reaches this point. */
@@ -32,7 +34,7 @@ interface Trap {
 /** One device: a mirror on its own database, reopened by restarts. */
 export class Device {
   readonly writer: Writer;
-  readonly counts: DeviceCounts = { syncs: 0, failedSyncs: {}, requests: 0 };
+  readonly counts: DeviceCounts = { syncs: 0, failedSyncs: {}, requests: 0, startStops: 0 };
   private readonly factory = new IDBFactory();
   private current: Mirror;
   private trap: Trap | undefined;
@@ -104,6 +106,34 @@ export class Device {
     await this.sim.idle();
     this.current = this.open();
     return hit ? 'hit' : 'missed';
+  }
+
+  /**
+   * `start()`, as an app opening: the mirror campaigns, leads (it is alone on its database) and
+   * syncs at once; once that run has ended, `stop()`. Nothing else runs meanwhile. Resolves to
+   * whether the run ended within `timeoutMs`.
+   */
+  async startAndStop(timeoutMs = 20_000): Promise<boolean> {
+    const mirror = this.current;
+    let ran = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      const sub = mirror.status.subscribe((s) => {
+        if (s.phase === 'syncing' || s.phase === 'initial-sync') ran = true;
+        else if (ran) {
+          queueMicrotask(() => sub.unsubscribe());
+          resolve(true);
+        }
+      });
+    });
+    await mirror.start();
+    const done = await ended;
+    clearTimeout(timer);
+    await mirror.stop();
+    await this.sim.idle();
+    this.counts.startStops++;
+    return done;
   }
 
   /** Closes the mirror for good. */

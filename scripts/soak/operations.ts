@@ -28,6 +28,7 @@ export type Operation =
   | { kind: 'create'; device: number; what: CreateKind; pick: number }
   | { kind: 'remove'; device: number; collection: RemovedCollection; pick: number }
   | { kind: 'sync'; device: number }
+  | { kind: 'start-stop'; device: number }
   | { kind: 'sweep'; device: number; full: boolean }
   | { kind: 'restart'; device: number; point: RestartPoint; after: number }
   | { kind: 'resolve'; device: number; pick: number; choice: 'local' | 'server' }
@@ -47,7 +48,8 @@ const WEIGHTS: Readonly<Record<OperationKind, number>> = {
   edit: 30,
   create: 10,
   remove: 3,
-  sync: 20,
+  sync: 18,
+  'start-stop': 3,
   sweep: 1,
   restart: 6,
   resolve: 2,
@@ -93,6 +95,7 @@ function draw(rng: Rng, devices: number): Operation {
       return kind === 'remove' ? { kind, device, collection, pick } : { kind, collection, pick };
     }
     case 'sync':
+    case 'start-stop':
     case 'give-token':
       return { kind, device };
     case 'sweep':

@@ -150,6 +150,12 @@ export async function runSoak(options: SoakOptions, hooks: RunHooks = {}): Promi
         await edits.noteConflicts(step);
         return 'done';
       }
+      case 'start-stop': {
+        const { device, edits } = at(op.device);
+        if (!(await device.startAndStop())) throw new Error(`${device.writer}: the run started by start() did not end within 20 s`);
+        await edits.noteConflicts(step);
+        return 'done';
+      }
       case 'sweep': {
         const { device } = at(op.device);
         await (op.full ? device.mirror.resync() : device.mirror.reconcile()).catch(() => undefined);

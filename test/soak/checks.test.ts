@@ -47,8 +47,9 @@ describe('the soak checks', () => {
 
   it('report a create missing on the server', () => {
     const state = agreeingState();
-    (state.server as Record<string, AnyRecord[]>).customers = state.server.customers.filter((r) => r.id !== '30');
-    (state.devices[0]!.records as Record<string, AnyRecord[]>).customers = state.devices[0]!.records.customers.filter((r) => r.id !== '30');
+    state.server = { ...state.server, customers: state.server.customers.filter((r) => r.id !== '30') };
+    const device = state.devices[0]!;
+    state.devices = [{ ...device, records: { ...device.records, customers: device.records.customers.filter((r) => r.id !== '30') } }];
     const result = checkSoak(state);
     expect(result.lost).toBeGreaterThanOrEqual(1);
     expect(result.violations.map((v) => v.message)).toContain('device 1 created customers 30 (step 3), which is not on the server');

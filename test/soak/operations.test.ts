@@ -13,7 +13,7 @@ describe('the soak operation sequence', () => {
     expect(first(5, 3, 500)).toEqual(a);
     expect(first(6, 3, 500)).not.toEqual(a);
     // Every kind of operation comes up, on every device.
-    expect(new Set(first(5, 3, 3000).map((op) => op.kind)).size).toBe(14);
+    expect(new Set(first(5, 3, 3000).map((op) => op.kind)).size).toBe(15);
     expect(new Set(a.flatMap((op) => ('device' in op ? [op.device] : [])))).toEqual(new Set([1, 2, 3]));
   });
 });
