@@ -21,7 +21,7 @@ import { Registers, type RegisterCounts } from './registers.js';
 import { settle, type SettleOutcome } from './settle.js';
 
 /** Sales a second while operations run. */
-const SALES_PER_SECOND = 2;
+const SALES_PER_SECOND = 1;
 
 /** What a run did and what the checks found. */
 export interface SoakResult {

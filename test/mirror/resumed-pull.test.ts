@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /**
- * Found by the soak (`npm run soak -- --seed 2 --minutes 0.5 --devices 3`): a device whose pull
+ * Found by the soak (`npm run soak -- --seed 2 --minutes 0.4 --devices 3`, which `.ci/run` runs): a device whose pull
  * was interrupted (a failed request, a revoked token, the app closed mid-pull) resumes the
  * traversal at its cursor. Records below the cursor edited meanwhile are not read again, so the
  * push that follows took their old server state for the current one and wrote it back whole.
