@@ -29,7 +29,7 @@ export interface SoakResult {
   elapsedMs: number;
   /** Operations issued, by kind, and how many found nothing to act on. */
   operations: { total: number; byKind: Partial<Record<OperationKind, number>>; nothingToDo: number };
-  /** Operations that threw where they should not have (a `save()` refused, ...), first ones. */
+  /** Operations that threw where they should not have (a `save()` refused, ...). */
   operationErrors: string[];
   faults: FaultCounts & { phases: number; tokenRevocations: number };
   restarts: Record<RestartPoint, { hit: number; missed: number }>;
@@ -89,7 +89,7 @@ export async function runSoak(options: SoakOptions, hooks: RunHooks = {}): Promi
       try {
         if ((await perform(op)) === 'nothing-to-do') result.nothingToDo++;
       } catch (error) {
-        if (result.operationErrors.length < 20) result.operationErrors.push(`step ${step} ${JSON.stringify(op)}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        result.operationErrors.push(`step ${step} ${JSON.stringify(op)}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       }
       if (performance.now() > nextProgress) {
         nextProgress += 10_000;
