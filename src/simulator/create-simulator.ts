@@ -6,8 +6,9 @@ import type { Server } from 'node:http';
 import { SimClock } from './clock.js';
 import { Faults, type FaultOptions } from './http/faults.js';
 import { RequestLog } from './http/request-log.js';
-import { startServer } from './http/server.js';
-import { resolveFaults, resolveOptions, type SimulatorOptions } from './options.js';
+import { RequestsUnderWay } from './http/requests-under-way.js';
+import { startServer, type ServerState } from './http/server.js';
+import { resolveFaults, resolveOptions, resolveToken, type SimulatorOptions } from './options.js';
 import { Rng } from './rng.js';
 import { resolveSize } from './size.js';
 import { SimStore } from './store/sim-store.js';
@@ -18,7 +19,7 @@ import { generateTenant } from './tenant/generate-tenant.js';
 export interface Simulator {
   /** `http://<host>:<port><basePath>`: what clients use as `{base_url}`. */
   readonly baseUrl: string;
-  /** The API token (send `Authorization: A|<token>`). */
+  /** The API token (send `Authorization: A|<token>`); `setToken` replaces it. */
   readonly token: string;
   /** The port it listens on. */
   readonly port: number;
@@ -34,6 +35,17 @@ export interface Simulator {
   setFaults(faults: FaultOptions): void;
   /** Changes some gap switches; the others keep their values. */
   setOptions(changes: SwitchOptions): void;
+  /**
+   * Revokes the token and accepts only `token` from the next request on (the old one gets 401),
+   * as a service does when an API token is replaced. A token that is not visible ASCII is a
+   * ValidationError.
+   */
+  setToken(token: string): void;
+  /**
+   * Resolves once no request is being handled. A request its client gave up on (an abort, a
+   * time limit) is still handled, and a POST still applied, after its latency: this waits for it.
+   */
+  idle(): Promise<void>;
   /** Stops activity, closes every connection and the server. */
   close(): Promise<void>;
 }
@@ -51,13 +63,16 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
   const requests = new RequestLog(o.logSize);
   const faults = new Faults(o.seed, o.faults);
   let switches = o.switches;
-  const { server, port } = await startServer({ store, token: o.token, basePath: o.basePath, switches: () => switches, faults, log: requests }, o.host, o.port);
+  const state: ServerState = { store, token: o.token, basePath: o.basePath, switches: () => switches, faults, log: requests, underWay: new RequestsUnderWay() };
+  const { server, port } = await startServer(state, o.host, o.port);
   if (o.activity) store.startActivity(o.activity);
   const hostPart = o.host.includes(':') ? `[${o.host}]` : o.host;
   let closed: Promise<void> | undefined;
   return {
     baseUrl: `http://${hostPart}:${port}${o.basePath}`,
-    token: o.token,
+    get token() {
+      return state.token;
+    },
     port,
     store,
     requests,
@@ -72,6 +87,12 @@ export async function createSimulator(opts: SimulatorOptions = {}): Promise<Simu
     },
     setOptions(changes) {
       switches = applySwitches(switches, changes);
+    },
+    setToken(token) {
+      state.token = resolveToken(token);
+    },
+    idle() {
+      return state.underWay.idle();
     },
     close() {
       closed ??= closeServer(server, () => store.stopActivity());

@@ -7,7 +7,7 @@ export { createSimulator, type Simulator } from './create-simulator.js';
 export { SIMULATOR_DEFAULTS, NO_FAULTS, tokenForSeed, type SimulatorOptions } from './options.js';
 export { DEFAULT_SWITCHES, type SwitchOptions, type Switches } from './switches.js';
 export type { FaultOptions } from './http/faults.js';
-export { RequestLog, type LoggedRequest } from './http/request-log.js';
+export { RequestLog, type LoggedRequest, type RequestFault, type FaultCounts } from './http/request-log.js';
 export { SIZE_PRESETS, MAX_TOTAL_RECORDS, type SizeOption, type SizeCounts } from './size.js';
 export { SimStore, type Committed } from './store/sim-store.js';
 export type { SellOptions, Sale } from './store/sell.js';

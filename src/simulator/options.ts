@@ -79,6 +79,19 @@ export function tokenForSeed(seed: number): string {
   return token;
 }
 
+const TOKEN_MESSAGE = 'expected a non-empty string of visible ASCII characters';
+
+/** True for a token a client can send in `Authorization: A|<token>`: visible ASCII, no spaces. */
+function isToken(token: unknown): token is string {
+  return typeof token === 'string' && /^[\x21-\x7e]+$/.test(token);
+}
+
+/** Validates a token given to `setToken` (ValidationError naming `token` otherwise; the message never quotes it). */
+export function resolveToken(token: unknown): string {
+  if (!isToken(token)) throw new ValidationError(`simulator token: ${TOKEN_MESSAGE}`, { issues: [{ path: ['token'], message: TOKEN_MESSAGE }] });
+  return token;
+}
+
 /** Validates fault knobs; unknown or out-of-range ones are a ValidationError naming them. */
 export function resolveFaults(faults: FaultOptions = {}): Required<FaultOptions> {
   const issues: ValidationIssue[] = [];
@@ -106,7 +119,7 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   const seed = opts.seed ?? d.seed;
   if (!Number.isSafeInteger(seed)) issues.push({ path: ['seed'], message: `expected an integer, got ${String(seed)}` });
   const token = opts.token ?? tokenForSeed(seed);
-  if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) issues.push({ path: ['token'], message: 'expected a non-empty string of visible ASCII characters' });
+  if (!isToken(token)) issues.push({ path: ['token'], message: TOKEN_MESSAGE });
   let basePath = opts.basePath ?? d.basePath;
   if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(basePath)) issues.push({ path: ['basePath'], message: `expected a path such as /api/v1, got ${String(basePath)}` });
   else basePath = basePath.replace(/\/$/, '');

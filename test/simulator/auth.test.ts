@@ -39,6 +39,23 @@ describe('authorization', () => {
     expect(JSON.stringify(sim.requests.recent())).not.toContain('tok-123');
   });
 
+  it('setToken() revokes the old token at once and accepts only the new one', async () => {
+    const rotated = await createSimulator({ token: 'first-token' });
+    try {
+      expect((await api(rotated, 'first-token').get('/shops')).status).toBe(200);
+      rotated.setToken('second-token');
+      expect(rotated.token).toBe('second-token');
+      expect((await api(rotated, 'first-token').get('/shops')).status).toBe(401);
+      expect((await api(rotated, 'second-token').get('/shops')).status).toBe(200);
+      for (const bad of ['', 'has space', 'tab\tin', 42 as unknown as string]) {
+        expect(() => rotated.setToken(bad), JSON.stringify(bad)).toThrow(/token: expected a non-empty string of visible ASCII/);
+      }
+      expect(rotated.token).toBe('second-token');
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it('answers a CORS preflight without credentials, and allows any origin', async () => {
     const preflight = await fetch(`${sim.baseUrl}/orders`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
     expect(preflight.status).toBe(204);

@@ -158,4 +158,44 @@ describe('fault knobs', () => {
       sim.setFaults({});
     }
   });
+
+  it('counts each kind of fault it injected, however many requests the log keeps', async () => {
+    const counted = await createSimulator({ seed: 8, logSize: 5 });
+    try {
+      counted.setFaults({ errorRate: 0.3, latencyMs: 1 });
+      const got = await statuses(counted, 40);
+      counted.setFaults({ dropRate: 0.3 });
+      const dropped = (await statuses(counted, 40)).filter((s) => s === 0).length;
+      expect(counted.requests.faultCounts()).toEqual({ rate_limited: 0, error: got.filter((s) => s === 500).length, dropped, truncated: 0, delayed: 40 });
+      expect(got.filter((s) => s === 500).length).toBeGreaterThan(3);
+      expect(dropped).toBeGreaterThan(3);
+      counted.requests.clear();
+      expect(counted.requests.faultCounts()).toEqual({ rate_limited: 0, error: 0, dropped: 0, truncated: 0, delayed: 0 });
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('still applies a POST its client gave up on, and idle() waits for it', async () => {
+    sim.setFaults({ latencyMs: 150 });
+    try {
+      const count = sim.store.count('warehouses');
+      const abort = new AbortController();
+      const sent = fetch(`${sim.baseUrl}/warehouses`, {
+        method: 'POST',
+        headers: { authorization: `A|${sim.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ _t: 'warehouses', name: 'given up on' }),
+        signal: abort.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      abort.abort();
+      await expect(sent).rejects.toThrow();
+      expect(sim.store.count('warehouses')).toBe(count); // still waiting out its latency
+      await sim.idle();
+      expect(sim.store.count('warehouses')).toBe(count + 1);
+      await sim.idle(); // nothing under way: at once
+    } finally {
+      sim.setFaults({});
+    }
+  });
 });

@@ -6,6 +6,12 @@
  */
 import type { Id } from '../../ids/id.js';
 
+/** A fault injected into one request: a 429, a 500, a connection dropped after handling, a cut body. */
+export type RequestFault = 'rate_limited' | 'error' | 'dropped' | 'truncated';
+
+/** How many requests each kind of fault hit, and how many were delayed by `latencyMs`. */
+export type FaultCounts = Record<RequestFault | 'delayed', number>;
+
 /** One logged request. */
 export interface LoggedRequest {
   /** 1, 2, 3... in arrival order. */
@@ -23,7 +29,9 @@ export interface LoggedRequest {
   /** Bytes of the response body sent. */
   bytes: number;
   /** A fault injected into this request, if any. */
-  fault?: 'rate_limited' | 'error' | 'dropped' | 'truncated';
+  fault?: RequestFault;
+  /** The latency the fault knobs added before handling it, in ms (absent when none). */
+  delayedMs?: number;
   /** Records a POST stored: ids in body order and which of them were created. */
   written?: { collection: string; ids: Id[]; created: Id[] };
 }
@@ -33,6 +41,7 @@ export class RequestLog {
   private readonly entries: LoggedRequest[] = [];
   private readonly perRoute = new Map<string, number>();
   private readonly posted = new Map<string, number>();
+  private faulted: FaultCounts = noFaults();
   private seq = 0;
 
   /** @param capacity - how many recent requests to keep (older ones drop off; counters keep counting) */
@@ -44,6 +53,8 @@ export class RequestLog {
     this.entries.push(logged);
     if (this.entries.length > this.capacity) this.entries.shift();
     this.perRoute.set(entry.route, (this.perRoute.get(entry.route) ?? 0) + 1);
+    if (entry.fault) this.faulted[entry.fault]++;
+    if (entry.delayedMs) this.faulted.delayed++;
     if (entry.written) {
       for (const id of entry.written.ids) {
         const key = `${entry.written.collection}/${id}`;
@@ -57,6 +68,11 @@ export class RequestLog {
   count(route?: string): number {
     if (route === undefined) return this.seq;
     return this.perRoute.get(route) ?? 0;
+  }
+
+  /** How many requests each kind of fault hit since the start (or the last `clear()`), however many the log keeps. */
+  faultCounts(): FaultCounts {
+    return { ...this.faulted };
   }
 
   /** Counts per route. */
@@ -97,6 +113,11 @@ export class RequestLog {
     this.entries.length = 0;
     this.perRoute.clear();
     this.posted.clear();
+    this.faulted = noFaults();
     this.seq = 0;
   }
+}
+
+function noFaults(): FaultCounts {
+  return { rate_limited: 0, error: 0, dropped: 0, truncated: 0, delayed: 0 };
 }

@@ -12,6 +12,7 @@ import type { Faults } from './faults.js';
 import type { RequestLog, LoggedRequest } from './request-log.js';
 import { errorReply, type Reply } from './respond.js';
 import { collectionSwitchReply } from './collection-switches.js';
+import type { RequestsUnderWay } from './requests-under-way.js';
 import { matchRoute } from './routes.js';
 
 /** Largest request body accepted (bytes); more is answered 413. */
@@ -20,11 +21,14 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** What the server reads on every request (switches and faults can change between requests). */
 export interface ServerState {
   store: SimStore;
+  /** The token requests must carry; `setToken` replaces it. */
   token: string;
   basePath: string;
   switches: () => Readonly<Switches>;
   faults: Faults;
   log: RequestLog;
+  /** Requests being handled now (see {@link RequestsUnderWay}). */
+  underWay: RequestsUnderWay;
 }
 
 const CORS = {
@@ -35,11 +39,14 @@ const CORS = {
 /** Starts listening; resolves with the server and its port. */
 export async function startServer(state: ServerState, host: string, port: number): Promise<{ server: Server; port: number }> {
   const server = createServer({ keepAlive: true }, (req, res) => {
-    handle(state, req, res).catch((error: unknown) => {
-      // A bug in a handler must not take the process down: answer 500 and carry on.
-      if (!res.headersSent) send(res, errorReply(500, 'internal', `simulator error: ${error instanceof Error ? error.message : String(error)}`));
-      else res.destroy();
-    });
+    state.underWay.begin();
+    handle(state, req, res)
+      .catch((error: unknown) => {
+        // A bug in a handler must not take the process down: answer 500 and carry on.
+        if (!res.headersSent) send(res, errorReply(500, 'internal', `simulator error: ${error instanceof Error ? error.message : String(error)}`));
+        else res.destroy();
+      })
+      .finally(() => state.underWay.end());
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
@@ -76,7 +83,10 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   const switches = state.switches();
   const decision = state.faults.decide();
   const latency = state.faults.options.latencyMs;
-  if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+  if (latency > 0) {
+    entry.delayedMs = latency;
+    await new Promise((resolve) => setTimeout(resolve, latency));
+  }
 
   const below = path.startsWith(state.basePath) ? path.slice(state.basePath.length) : undefined;
   const found = below !== undefined && (below === '' || below.startsWith('/')) ? matchRoute(method, below, switches.legacyPathsOnly) : { allowed: [] };

@@ -60,7 +60,13 @@ export interface PullerOptions {
 
 /** Pulls deltas of collections into the mirror (docs/design.md, decision 3). */
 export interface Puller {
-  /** One delta traversal of `collection`, resumed from its saved cursor if one was interrupted. */
+  /**
+   * One delta traversal of `collection`. An interrupted one is resumed from its saved cursor and
+   * then followed by a fresh delta traversal: the resumed one does not read again the records
+   * below its cursor, which may have changed since it was interrupted, and once a pull returns
+   * every record changed before it was called is current (the push checks its conflicts
+   * against what the pull before it read).
+   */
   pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport>;
   /** Forgets the checkpoint of `collection`: the next pull is a full traversal (data is kept). */
   reset(collection: CollectionName): Promise<void>;
@@ -74,6 +80,18 @@ export function createPuller(options: PullerOptions): Puller {
   const now = options.now ?? Date.now;
 
   async function pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport> {
+    const first = await traverseOnce(collection, signal);
+    if (!first.resumed) return first.report;
+    // The resumed traversal read the records below its cursor before it was interrupted, maybe
+    // long ago (a failed request, a revoked token, an app closed mid-pull). The next checkpoint
+    // is at most its original start minus the margin, so one more traversal reads every record
+    // changed since.
+    const second = await traverseOnce(collection, signal);
+    return combineReports(first.report, second.report);
+  }
+
+  /** One traversal: the interrupted one when a cursor is saved (`resumed`), else a new one from the checkpoint. */
+  async function traverseOnce(collection: CollectionName, signal: AbortSignal | undefined): Promise<{ report: PullReport; resumed: boolean }> {
     const row: CheckpointRow = (await db._sync_checkpoints.get(collection)) ?? {
       collection,
       checkpoint: 0,
@@ -82,6 +100,7 @@ export function createPuller(options: PullerOptions): Puller {
     // An interrupted traversal resumes at its last applied page, with its original start
     // time: records before the resume point may have changed since then.
     let cursor: TraversalCursor | undefined = row.cursor;
+    const resumed = cursor !== undefined;
     const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, mostlyRefused: false, checkpoint: row.checkpoint };
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
@@ -137,8 +156,9 @@ export function createPuller(options: PullerOptions): Puller {
       initialDone: row.initialDone || versionStart === 0,
     });
     report.checkpoint = checkpoint;
-    options.onProgress?.(collection, { ...progress, done: true });
-    return report;
+    // A resumed traversal is followed by another one: the pull is not done yet.
+    if (!resumed) options.onProgress?.(collection, { ...progress, done: true });
+    return { report, resumed };
   }
 
   async function reset(collection: CollectionName): Promise<void> {
@@ -146,6 +166,19 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   return { pull, reset };
+}
+
+/** The report of a pull made of a resumed traversal and the one that followed it. */
+function combineReports(resumed: PullReport, fresh: PullReport): PullReport {
+  return {
+    collection: fresh.collection,
+    pages: resumed.pages + fresh.pages,
+    received: resumed.received + fresh.received,
+    written: resumed.written + fresh.written,
+    quarantined: resumed.quarantined + fresh.quarantined,
+    mostlyRefused: resumed.mostlyRefused || fresh.mostlyRefused,
+    checkpoint: fresh.checkpoint,
+  };
 }
 
 /** More than half of a page's records were refused (and not applied without a bad child). */

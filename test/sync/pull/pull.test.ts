@@ -144,6 +144,27 @@ describe('createPuller', () => {
     await expectConverged(db, sim, ['orders']);
   });
 
+  it('leaves a record below the cursor of a resumed traversal current: one edited since the traversal was interrupted', async () => {
+    const { sim, client, db } = await setup();
+    await createPuller({ db, client, pageLimit: 5 }).pull('customers');
+    const ids = sim.store.list('customers').map((r) => String(r.id));
+    const low = ids[0]!;
+    // Eleven changes since the checkpoint: a delta of three pages, interrupted after the first.
+    for (const id of ids.slice(0, 11)) sim.store.write('customers', { id, note_internal: 'first edit' });
+    const crashing = withPageHook(client, (_c, index) => {
+      if (index === 0) throw new Error('crash');
+    });
+    await expect(createPuller({ db, client: crashing, pageLimit: 5 }).pull('customers')).rejects.toThrow('crash');
+    expect((await db.customers.get(low))?.note_internal).toBe('first edit');
+    expect((await db._sync_checkpoints.get('customers'))?.cursor?.idStart).toBe(ids[4]);
+
+    // Edited again while the device was away; the traversal resumes past it.
+    sim.store.write('customers', { id: low, note_internal: 'edited while interrupted' });
+    await createPuller({ db, client, pageLimit: 5 }).pull('customers');
+    expect((await db.customers.get(low))?.note_internal).toBe('edited while interrupted');
+    await expectConverged(db, sim, ['customers']);
+  });
+
   it('quarantines records that fail the read schema and applies the rest of the page', async () => {
     const { sim, client, db } = await setup();
     const victim = sim.store.list('employees')[1]!;

@@ -1,0 +1,185 @@
+/**
+ * The final checks of a soak run, over what the run left (the server's records, each device's
+ * records and outbox, the ledger): pure functions, so that a test can hand them a state with a
+ * known violation and see it reported.
+ *
+ * - **Creates exactly once**: every record a device created (by the id it generated, which is
+ *   what makes a retried POST idempotent) is on the server, and the server holds no record beyond
+ *   the tenant it started with, the devices' creates and what the registers created.
+ * - **No acknowledged edit lost**: every field a device or a register wrote holds that value on
+ *   the server, or is explained: someone wrote over it having seen it (a later write whose
+ *   `before` is this value), the device's conflict on it was resolved for the server, or the
+ *   record is deleted. A deletion must have landed.
+ * - **Every device equals the server**, record for record and field by field, tombstones included.
+ * - **Nothing stuck**: every outbox is empty after settling (no pending, rejected or conflict entry).
+ * - **No unhandled rejection** in the process, and no operation that threw (a valid edit refused).
+ */
+import type { OutboxEntry } from '../../src/db/sync-rows.js';
+import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
+import { isTombstone } from '../../src/sync/records/index.js';
+import type { StoredRecord } from '../../src/db/sync-rows.js';
+import type { FieldWrite, Ledger, Writer } from './ledger.js';
+import { recordDifferences } from './record-differences.js';
+
+/** A record as held somewhere: wire field names, an `id`. */
+export type AnyRecord = Readonly<Record<string, unknown>>;
+
+/** What one device holds after settling. */
+export interface DeviceState {
+  writer: Writer;
+  records: Readonly<Record<CollectionName, readonly AnyRecord[]>>;
+  /** `mirror.pending()`: every outbox entry left (pending, rejected, conflict). */
+  outbox: readonly OutboxEntry[];
+}
+
+/** Everything the checks look at. */
+export interface SoakState {
+  /** The server's records of every collection, deleted ones included. */
+  server: Readonly<Record<CollectionName, readonly AnyRecord[]>>;
+  /** How many records each collection held before the run. */
+  initialCounts: Readonly<Record<CollectionName, number>>;
+  devices: readonly DeviceState[];
+  ledger: Ledger;
+  /** Reasons of the process's unhandled promise rejections. */
+  unhandledRejections: readonly string[];
+  /** Operations that threw where they should not have (a `save()` of a valid edit refused, ...). */
+  operationErrors: readonly string[];
+}
+
+/** Kinds of violation. */
+export type ViolationKind = 'lost' | 'duplicated' | 'differs' | 'stuck' | 'unhandled' | 'failed';
+
+/** One broken promise, said plainly. */
+export interface Violation {
+  kind: ViolationKind;
+  message: string;
+}
+
+/** What the checks found. */
+export interface CheckResult {
+  violations: Violation[];
+  /** Creates missing on the server, and writes neither on the server nor explained. */
+  lost: number;
+  /** Records on the server beyond the tenant, the devices' creates and the registers'. */
+  duplicated: number;
+  /** Records created by devices and found on the server. */
+  createsFound: number;
+  /** Writes checked, and how each one held. */
+  writes: { checked: number; onServer: number; overwritten: number; droppedByConflict: number; deleted: number };
+}
+
+/** Runs every check. */
+export function checkSoak(state: SoakState): CheckResult {
+  const violations: Violation[] = [];
+  const server = indexServer(state.server);
+  const creates = checkCreates(state, server, violations);
+  const writes = checkWrites(state.ledger, server, violations);
+  checkDevices(state, violations);
+  for (const reason of state.unhandledRejections) violations.push({ kind: 'unhandled', message: `unhandled rejection: ${reason}` });
+  for (const error of state.operationErrors) violations.push({ kind: 'failed', message: `operation failed: ${error}` });
+  return {
+    violations,
+    lost: violations.filter((v) => v.kind === 'lost').length,
+    duplicated: creates.duplicated,
+    createsFound: creates.found,
+    writes,
+  };
+}
+
+type ServerIndex = Map<CollectionName, Map<string, AnyRecord>>;
+
+function indexServer(records: SoakState['server']): ServerIndex {
+  return new Map(COLLECTIONS.map((c) => [c, new Map((records[c] ?? []).map((r) => [String(r.id), r]))]));
+}
+
+/** Every device create is on the server, and no record is there that no one created. */
+function checkCreates(state: SoakState, server: ServerIndex, violations: Violation[]): { duplicated: number; found: number } {
+  const created = new Map<CollectionName, Set<string>>();
+  let found = 0;
+  for (const create of state.ledger.creates) {
+    const ids = created.get(create.collection) ?? new Set<string>();
+    created.set(create.collection, ids);
+    if (ids.has(create.id)) continue;
+    ids.add(create.id);
+    if (server.get(create.collection)!.has(create.id)) found++;
+    else if (!droppedByConflict(state.ledger, create.writer, create.collection, create.id, undefined, create.step)) {
+      violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${create.id} (step ${create.step}), which is not on the server` });
+    }
+  }
+  let duplicated = 0;
+  for (const collection of COLLECTIONS) {
+    const onServer = server.get(collection)!;
+    const fromDevices = [...(created.get(collection) ?? [])].filter((id) => onServer.has(id)).length;
+    const expected = (state.initialCounts[collection] ?? 0) + (state.ledger.registerCreates.get(collection) ?? 0) + fromDevices;
+    const extra = onServer.size - expected;
+    if (extra > 0) {
+      duplicated += extra;
+      violations.push({ kind: 'duplicated', message: `${collection}: the server holds ${onServer.size} records, ${extra} more than the ${expected} made (tenant ${state.initialCounts[collection] ?? 0}, registers ${state.ledger.registerCreates.get(collection) ?? 0}, devices ${fromDevices}): a create applied twice` });
+    } else if (extra < 0) {
+      violations.push({ kind: 'lost', message: `${collection}: the server holds ${onServer.size} records, ${-extra} fewer than the ${expected} made` });
+    }
+  }
+  return { duplicated, found };
+}
+
+/** Every acknowledged write is on the server or explained. */
+function checkWrites(ledger: Ledger, server: ServerIndex, violations: Violation[]): CheckResult['writes'] {
+  const seen = new Set(ledger.writes.map((w) => writtenOver(w.collection, w.id, w.field, w.before)));
+  const out = { checked: 0, onServer: 0, overwritten: 0, droppedByConflict: 0, deleted: 0 };
+  for (const w of ledger.writes) {
+    out.checked++;
+    const record = server.get(w.collection)!.get(w.id);
+    if (!record) {
+      // A create the server lacks is reported once, by checkCreates.
+      if (!ledger.creates.some((c) => c.collection === w.collection && c.id === w.id)) violations.push({ kind: 'lost', message: `${describe(w)}: the record is not on the server` });
+      continue;
+    }
+    const deleted = isTombstone(w.collection, record as StoredRecord);
+    if (w.field === '_d') {
+      if (deleted) out.deleted++;
+      else if (droppedByConflict(ledger, w.writer, w.collection, w.id, '_d', w.step)) out.droppedByConflict++;
+      else violations.push({ kind: 'lost', message: `${describe(w)}: the record is not deleted on the server, and no conflict explains it` });
+      continue;
+    }
+    if (same(record[w.field], w.value)) out.onServer++;
+    else if (seen.has(writtenOver(w.collection, w.id, w.field, w.value))) out.overwritten++;
+    else if (droppedByConflict(ledger, w.writer, w.collection, w.id, w.field, w.step)) out.droppedByConflict++;
+    else if (deleted) out.deleted++;
+    else violations.push({ kind: 'lost', message: `${describe(w)}: the server has ${JSON.stringify(record[w.field])}, and no write made over this value nor a conflict explains it` });
+  }
+  return out;
+}
+
+/** Every device equals the server, and has nothing left in its outbox. */
+function checkDevices(state: SoakState, violations: Violation[]): void {
+  for (const device of state.devices) {
+    for (const collection of COLLECTIONS) {
+      for (const line of recordDifferences(collection, state.server[collection] ?? [], device.records[collection] ?? [])) {
+        violations.push({ kind: 'differs', message: `${device.writer}: ${line}` });
+      }
+    }
+    for (const entry of device.outbox) {
+      violations.push({ kind: 'stuck', message: `${device.writer}: outbox ${entry.state} ${entry.op} of ${entry.collection} ${entry.id}${entry.reason ? ` (${entry.reason})` : ''}` });
+    }
+  }
+}
+
+/** True when `writer` resolved a conflict on the record for the server at or after `step`, settling `field` (any field when undefined). */
+function droppedByConflict(ledger: Ledger, writer: Writer, collection: CollectionName, id: string, field: string | undefined, step: number): boolean {
+  return ledger.conflicts.some(
+    (c) => c.writer === writer && c.collection === collection && c.id === id && c.resolved?.choice === 'server' && c.resolved.step >= step && (field === undefined || c.resolved.fields.includes(field)),
+  );
+}
+
+function writtenOver(collection: CollectionName, id: string, field: string, value: unknown): string {
+  return `${collection}|${id}|${field}|${JSON.stringify(value ?? null)}`;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+function describe(w: FieldWrite): string {
+  const what = w.field === '_d' ? 'deleted' : `wrote ${w.field} = ${JSON.stringify(w.value)} in`;
+  return `${w.writer} ${what} ${w.collection} ${w.id} (step ${w.step})`;
+}

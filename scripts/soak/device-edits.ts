@@ -1,0 +1,174 @@
+/**
+ * What a device's user does, through the mirror's public API only (`save`, `remove`,
+ * `resolveConflict`, and `db` for reading): edits of one field, creates of records with the
+ * children they need (in one transaction), deletions, and the resolution of a conflict. Each is
+ * written to the ledger once the mirror said it is saved.
+ */
+import type { ConflictRow, StoredRecord } from '../../src/db/sync-rows.js';
+import type { Id } from '../../src/ids/id.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
+import type { CollectionName } from '../../src/schema/collections.js';
+import type { Ledger, Writer } from './ledger.js';
+import type { CreateKind } from './operations.js';
+import { EDIT_FIELDS, HOT_RECORDS, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
+import { liveRecords, pickAny, pickTarget } from './targets.js';
+
+/** The outcome of one user action: done, or nothing to do it on yet (an empty mirror, no conflict). */
+export type EditOutcome = 'done' | 'nothing-to-do';
+
+/** A device's user: edits through one mirror, noted in the ledger. */
+export class DeviceEdits {
+  constructor(
+    private readonly mirror: () => Mirror,
+    private readonly writer: Writer,
+    private readonly ledger: Ledger,
+  ) {}
+
+  /** Writes a new unique value into `field` of a hot record (or another one). */
+  async edit(step: number, collection: EditedCollection, field: string, hot: boolean, pick: number): Promise<EditOutcome> {
+    const target = pickTarget(await this.live(collection), hot, pick);
+    if (!target) return 'nothing-to-do';
+    const kind = EDIT_FIELDS[collection].find(([name]) => name === field)![1];
+    const values = { [field]: uniqueValue(kind, this.writer, step) };
+    await this.mirror().save(collection, { id: target.id, ...values });
+    this.ledger.wrote(step, this.writer, collection, target.id, target, values);
+    return 'done';
+  }
+
+  /** Deletes a record that is not hot (none while a collection holds only hot ones). */
+  async remove(step: number, collection: RemovedCollection, pick: number): Promise<EditOutcome> {
+    const live = await this.live(collection);
+    const target = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
+    if (!target) return 'nothing-to-do';
+    await this.mirror().remove(collection, target.id);
+    this.ledger.removed(step, this.writer, collection, target.id);
+    return 'done';
+  }
+
+  /** Creates records: a customer, a product with its price, a price, an order with items and stock rows, a warehouse, a stock-up with rows. */
+  async create(step: number, what: CreateKind, pick: number): Promise<EditOutcome> {
+    const mirror = this.mirror();
+    const db = mirror.db;
+    const made: { collection: CollectionName; id: Id; values: Record<string, unknown> }[] = [];
+    const text = (part: number) => uniqueValue('text', this.writer, step, part);
+    const number = (part: number) => uniqueValue('number', this.writer, step, part) as number;
+    const save = async (collection: CollectionName, fixed: Record<string, unknown>, values: Record<string, unknown>) => {
+      const id = await mirror.save(collection, { ...fixed, ...values });
+      made.push({ collection, id, values });
+      return id;
+    };
+    const refs = await this.references(pick);
+    const tables = [db.customers, db.products, db.product_price_matrix, db.orders, db.order_details, db.warehouses, db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts];
+    const done = await db.transaction('rw', tables, async (): Promise<boolean> => {
+      switch (what) {
+        case 'customer':
+          await save('customers', { company: null }, { firstname: text(0), lastname: text(1), note_internal: text(2) });
+          return true;
+        case 'warehouse':
+          await save('warehouses', {}, { name: text(0) });
+          return true;
+        case 'product-with-price': {
+          const product = await save('products', { date_updated: Date.now(), id_category: refs?.product.id_category ?? '0' }, { name: text(0), sku: text(1) });
+          await save('product_price_matrix', { id_product: product, date_starts: Date.now(), currency: 'CZK', unit_price_base_tax_incl: 49.9 }, { unit_price_regular_tax_excl: number(2), reduction_amount_a_tax_excl: number(3) });
+          return true;
+        }
+        case 'price':
+          if (!refs) return false;
+          await save('product_price_matrix', { id_product: refs.product.id, date_starts: Date.now(), currency: 'CZK', unit_price_base_tax_incl: 59.9 }, { unit_price_regular_tax_excl: number(0), reduction_amount_a_tax_excl: number(1) });
+          return true;
+        case 'order-with-items': {
+          if (!refs) return false;
+          const common = { id_shop: refs.shop, id_cash_register: refs.register, id_shift: refs.shift, id_employee: refs.employee };
+          const order = await save('orders', { ...common, id_employee_served: refs.employee, id_park_location: '0', currency: 'CZK', date_closed: Date.now() }, { note: text(0), tags: text(1) });
+          for (let item = 1; item <= 1 + Math.floor(pick * 3); item++) {
+            await save(
+              'order_details',
+              { ...common, id_order: order, id_product: refs.product.id, id_category: refs.product.id_category ?? '0', id_warehouse: refs.warehouse, currency: 'CZK', product_name: String(refs.product.name), order_number: item },
+              { note: text(item * 2), product_quantity: number(item * 2 + 1) },
+            );
+          }
+          await save(
+            'stock_history',
+            { ...common, id_order: order, id_warehouse: refs.warehouse, id_record: refs.product.id, stock_type: 1, stock_history_type: 1, date_stocked: Date.now() },
+            { note: text(7), quanity: -number(7) },
+          );
+          return true;
+        }
+        case 'stockup-with-rows': {
+          if (!refs) return false;
+          const common = { id_shop: refs.shop, id_cash_register: refs.register, id_employee: refs.employee, id_warehouse: refs.warehouse };
+          const stockup = await save('stockup', { ...common, stock_history_type: 2, date_stocked: Date.now() }, { note: text(0), invoice_number: text(1) });
+          await save('stock_history', { ...common, id_stockup: stockup, id_record: refs.product.id, stock_type: 1, stock_history_type: 2, date_stocked: Date.now() }, { note: text(2), quanity: number(3) });
+          return true;
+        }
+      }
+    });
+    if (!done) return 'nothing-to-do';
+    // Told it is saved: the transaction committed.
+    for (const { collection, id, values } of made) {
+      this.ledger.created(step, this.writer, collection, id);
+      this.ledger.wrote(step, this.writer, collection, id, null, values);
+    }
+    return 'done';
+  }
+
+  /** Notes every conflict row the device holds now. */
+  async noteConflicts(step: number): Promise<ConflictRow[]> {
+    const rows = await this.mirror().conflicts();
+    for (const row of rows) this.ledger.conflict(step, this.writer, row.collection, row.id, row.fields);
+    return rows;
+  }
+
+  /** Resolves a conflict row of the device (the one at `pick`), keeping its own values or the server's. */
+  async resolve(step: number, pick: number, choice: 'local' | 'server'): Promise<EditOutcome> {
+    const row = pickAny(await this.noteConflicts(step), pick);
+    if (!row) return 'nothing-to-do';
+    await this.resolveRow(step, row, choice);
+    return 'done';
+  }
+
+  /**
+   * Resolves one conflict row and notes what that did: for `'local'`, the device's values of its
+   * changed fields written over the server's; for `'server'`, which of its edits were dropped.
+   */
+  async resolveRow(step: number, row: ConflictRow, choice: 'local' | 'server'): Promise<void> {
+    const mirror = this.mirror();
+    const entry = (await mirror.pending()).find((e) => e.collection === row.collection && e.id === row.id);
+    const changed = entry?.changed ?? row.fields;
+    const whole = row.base === null || row.fields.includes('_d');
+    await mirror.resolveConflict(row.key, choice);
+    if (choice === 'server') {
+      this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'server', whole ? changed : row.fields);
+      return;
+    }
+    this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'local', changed);
+    const written: Record<string, unknown> = {};
+    for (const field of changed) {
+      if (field === '_d' && row.local && row.local._d !== 0) this.ledger.removed(step, this.writer, row.collection, row.id);
+      else if (field in (row.local ?? {}) && isWrittenField(row.collection, field)) written[field] = row.local![field];
+    }
+    this.ledger.wrote(step, this.writer, row.collection, row.id, row.server, written);
+  }
+
+  private async live(collection: CollectionName): Promise<StoredRecord[]> {
+    return liveRecords(collection, await this.mirror().db.table<StoredRecord, string>(collection).toArray());
+  }
+
+  /** What a new order or stock-up refers to: a register with its shop, a shift, an employee, a product, a warehouse. */
+  private async references(pick: number): Promise<{ shop: Id; register: Id; shift: Id; employee: Id; product: StoredRecord; warehouse: Id } | undefined> {
+    const registers = await this.live('cash_registers');
+    const register = pickAny(registers, pick);
+    const shifts = await this.live('shifts');
+    const shift = shifts.find((s) => s.id_cash_register === register?.id) ?? pickAny(shifts, pick);
+    const employee = pickAny(await this.live('employees'), pick);
+    const product = pickAny(await this.live('products'), pick);
+    const warehouse = pickAny(await this.live('warehouses'), pick);
+    if (!register || !shift || !employee || !product || !warehouse) return undefined;
+    return { shop: String(register.id_shop ?? '0'), register: register.id, shift: shift.id, employee: employee.id, product, warehouse: warehouse.id };
+  }
+}
+
+/** True for a field the soak writes in `collection` (the ledger follows only those). */
+function isWrittenField(collection: CollectionName, field: string): boolean {
+  return (EDIT_FIELDS[collection as EditedCollection] ?? []).some(([name]) => name === field);
+}
