@@ -13,7 +13,8 @@
  * indexes (RxDB: as far as it takes them). Printed: median records/s, CPU per record, peak RSS of
  * each candidate's process, and the mirror's ratio to each peer.
  *
- *   npm run bench -- peers            ROUNDS=5 (default); SCENARIO=customers or SCENARIO=small for one
+ *   npm run bench -- peers            ROUNDS=5 (default); SCENARIO=customers or SCENARIO=small for one;
+ *                                     PROFILE=dir writes a CPU profile of every run into dir/<candidate>/
  */
 import { forkSimulator } from './simulator-process.js';
 import { runCandidate } from './peers/candidate-process.js';

@@ -10,11 +10,13 @@ import type { Candidate } from './candidate.js';
 import type { CandidateName, Job, Outcome } from './job.js';
 
 const CHILD_ENV = 'BENCH_PEERS_JOB';
+/** With `PROFILE=<dir>`, every child writes a CPU profile (`node --cpu-prof`) into `<dir>/<candidate>/`. */
+const PROFILE_DIR = process.env.PROFILE;
 
 /** Runs `job` in a child process and resolves with what it measured. */
 export function runCandidate(job: Job): Promise<Outcome> {
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${job.candidate}`] : [])],
     env: { ...process.env, [CHILD_ENV]: JSON.stringify(job) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
