@@ -1,0 +1,31 @@
+/**
+ * The naive loop: for each collection, fetch a page, read it exactly (strict JSON, strict read
+ * face), `bulkPut` it into the mirror's own tables and indexes (`MirrorDb`), next page. No
+ * checkpoint, cursor, quarantine or outbox; nothing fetched while a page is written. Not a
+ * benchmark itself.
+ */
+import type { Candidate } from './candidate.js';
+import { PAGE_LIMIT } from './job.js';
+import { allStrictPages } from './strict-page.js';
+
+export const naive: Candidate = async (job) => {
+  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
+  const { MirrorDb } = await import('../../src/db/mirror-db.js');
+  const db = new MirrorDb('peers-naive', { indexedDB: new IDBFactory(), IDBKeyRange });
+  return {
+    async sync() {
+      for (const collection of job.collections) {
+        const table = db.table(collection);
+        for await (const page of allStrictPages(job, collection, PAGE_LIMIT)) await table.bulkPut(page.records);
+      }
+    },
+    async count() {
+      let n = 0;
+      for (const c of job.collections) n += await db.table(c).count();
+      return n;
+    },
+    async close() {
+      db.close();
+    },
+  };
+};
