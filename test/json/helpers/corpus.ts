@@ -5,16 +5,15 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
- * The JSONTestSuite parsing corpus shared with the project (see its README): `shared/` stands
- * beside the repository. `POS_CORPUS_DIR` overrides. A missing corpus fails loudly.
+ * The JSONTestSuite parsing corpus (Nicolas Seriot, MIT: see its LICENSE), kept in the repository
+ * under `test/json/corpus/jsontestsuite`. `POS_CORPUS_DIR` overrides. A missing corpus fails loudly.
  */
 export const CORPUS_DIR = findCorpus();
 
 function findCorpus(): string {
   const candidates = [
     process.env.POS_CORPUS_DIR,
-    resolve(repoRoot, '../shared/corpora/jsontestsuite/test_parsing'),
-    '/work/shared/corpora/jsontestsuite/test_parsing',
+    resolve(repoRoot, 'test/json/corpus/jsontestsuite/test_parsing'),
   ].filter((c): c is string => typeof c === 'string' && c !== '');
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`JSONTestSuite corpus not found; looked in ${candidates.join(', ')} (set POS_CORPUS_DIR)`);
