@@ -59,111 +59,116 @@ export interface SyncRuns {
 
 /** Creates the {@link SyncRuns}: each goes through the run queue, after what is under way. */
 export function createSyncRuns(o: SyncRunsOptions): SyncRuns {
-  const { lifecycle, queue, feed, elector, env, schedule, assertOpen } = o;
-
   const pauseOn = (action: 'retry' | 'pause') => {
-    if (action === 'pause') schedule.pause();
+    if (action === 'pause') o.schedule.pause();
   };
-
-  async function run(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
-    let report: SyncReport;
-    try {
-      report = await o.tokens.track(() => o.cycle.run(signal, only));
-    } catch (error) {
-      // A run cut short on purpose: a status still saying it syncs goes back to rest.
-      const phase = feed.status.value.phase;
-      if ((signal.aborted || isAbort(error)) && (phase === 'syncing' || phase === 'initial-sync')) feed.set({ phase: o.restingPhase() });
-      throw error;
-    }
-    feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
-    return report;
-  }
-
-  /** Runs `fn` in its turn unless the lifetime it was called in has ended (stop, close, step down) by then. */
-  function inTurn<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const called = queue.signal;
-    return queue.run(async () => {
-      called.throwIfAborted();
-      return fn(queue.signal);
-    });
-  }
-
-  /**
-   * Reconcile sweeps of `collections`, each failing alone as a run's pulls do (a collection the
-   * server lacks is marked unavailable, one failing alone shows in `status.failing`); throws when
-   * every one failed on its own, or for a failure that is not about one collection.
-   */
-  async function sweepIsolated(collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
-    const report = emptyReport(true, env.now(), collections);
-    const isolation = { db: o.db, now: env.now, reconcileIntervalMs: 0, explicit: true, report };
-    const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await o.cycle.reconcile(c, signal)), isolation);
-    feed.set(collectionStatusAfter(feed.status.value, report));
-    if (pulled.length === 0 && firstFailure) throw firstFailure.error;
-    return report;
-  }
-
-  function checkedCollections(what: string, only: CollectionName[] | undefined): readonly CollectionName[] {
-    const collections = only ?? o.collections;
-    collections.forEach((c) => assertCollection(c, what));
-    return collections;
-  }
-
-  async function syncNow(opts: { collections?: CollectionName[] } = {}): Promise<SyncReport> {
-    assertOpen('syncNow');
-    const only = opts.collections;
-    if (only !== undefined) checkedCollections('syncNow', only);
-    // Right after start() the election may not be decided yet: an undecided tab is no follower.
-    if (lifecycle.running) await electionDecided(elector, env);
-    assertOpen('syncNow');
-    if (lifecycle.running && !elector.isLeader) return emptyReport(false, env.now(), []);
-    // The lifetime the call was made in: a stop(), close() or step-down before its turn comes ends it.
-    const called = queue.signal;
-    let signal = called;
-    try {
-      const report = await queue.run(async () => {
-        // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
-        if (lifecycle.running && !elector.isLeader) return undefined;
-        called.throwIfAborted();
-        signal = queue.signal;
-        return run(signal, only);
-      });
-      if (report === undefined) return emptyReport(false, env.now(), []);
-      if (schedule.paused) schedule.resume();
-      return report;
-    } catch (error) {
-      pauseOn(o.failures.afterRun(error, signal));
-      throw error;
-    }
-  }
-
   return {
-    run,
-    syncNow,
+    run: (signal, only) => runOnce(o, signal, only),
+    syncNow: (opts = {}) => syncNow(o, opts, pauseOn),
     pauseOn,
     async resync(opts = {}) {
-      assertOpen('resync');
-      const only = checkedCollections('resync', opts.collections);
-      await inTurn(async (signal) => {
+      o.assertOpen('resync');
+      const only = checkedCollections(o, 'resync', opts.collections);
+      await inTurn(o.queue, async (signal) => {
         // A collection the server lacked is asked again.
         await forgetUnavailable(o.db, only);
         for (const collection of only) await o.puller.reset(collection);
-        await sweepIsolated(only, signal);
+        await sweepIsolated(o, only, signal);
       });
     },
     async reconcile(opts = {}) {
-      assertOpen('reconcile');
-      const only = checkedCollections('reconcile', opts.collections);
-      return inTurn(async (signal) => (await sweepIsolated(only, signal)).reconciled);
+      o.assertOpen('reconcile');
+      const only = checkedCollections(o, 'reconcile', opts.collections);
+      return inTurn(o.queue, async (signal) => (await sweepIsolated(o, only, signal)).reconciled);
     },
-    setToken(token) {
-      if (typeof token !== 'string' || token.length === 0) {
-        throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
-      }
-      if (!o.client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
-      o.client.setToken(token);
-      o.tokens.bump();
-      if (feed.status.value.phase === 'auth-error') feed.set({ phase: o.restingPhase(), lastError: undefined });
-      schedule.resume();
-    },
+    setToken: (token) => setToken(o, token),
   };
+}
+
+/** One full run, reflected in the status: back to rest after it, or after it was cut short on purpose. */
+async function runOnce(o: SyncRunsOptions, signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
+  const { feed } = o;
+  let report: SyncReport;
+  try {
+    report = await o.tokens.track(() => o.cycle.run(signal, only));
+  } catch (error) {
+    // A run cut short on purpose: a status still saying it syncs goes back to rest.
+    const phase = feed.status.value.phase;
+    if ((signal.aborted || isAbort(error)) && (phase === 'syncing' || phase === 'initial-sync')) feed.set({ phase: o.restingPhase() });
+    throw error;
+  }
+  feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
+  return report;
+}
+
+/** Runs `fn` in its turn unless the lifetime it was called in has ended (stop, close, step down) by then. */
+function inTurn<T>(queue: RunQueue, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const called = queue.signal;
+  return queue.run(async () => {
+    called.throwIfAborted();
+    return fn(queue.signal);
+  });
+}
+
+/**
+ * Reconcile sweeps of `collections`, each failing alone as a run's pulls do (a collection the
+ * server lacks is marked unavailable, one failing alone shows in `status.failing`); throws when
+ * every one failed on its own, or for a failure that is not about one collection.
+ */
+async function sweepIsolated(o: SyncRunsOptions, collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
+  const report = emptyReport(true, o.env.now(), collections);
+  const isolation = { db: o.db, now: o.env.now, reconcileIntervalMs: 0, explicit: true, report };
+  const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await o.cycle.reconcile(c, signal)), isolation);
+  o.feed.set(collectionStatusAfter(o.feed.status.value, report));
+  if (pulled.length === 0 && firstFailure) throw firstFailure.error;
+  return report;
+}
+
+/** The collections a call names (else every mirrored one), each checked. */
+function checkedCollections(o: SyncRunsOptions, what: string, only: CollectionName[] | undefined): readonly CollectionName[] {
+  const collections = only ?? o.collections;
+  collections.forEach((c) => assertCollection(c, what));
+  return collections;
+}
+
+/** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */
+async function syncNow(o: SyncRunsOptions, opts: { collections?: CollectionName[] }, pauseOn: (action: 'retry' | 'pause') => void): Promise<SyncReport> {
+  const { lifecycle, queue, elector, env, schedule } = o;
+  o.assertOpen('syncNow');
+  const only = opts.collections;
+  if (only !== undefined) checkedCollections(o, 'syncNow', only);
+  // Right after start() the election may not be decided yet: an undecided tab is no follower.
+  if (lifecycle.running) await electionDecided(elector, env);
+  o.assertOpen('syncNow');
+  if (lifecycle.running && !elector.isLeader) return emptyReport(false, env.now(), []);
+  // The lifetime the call was made in: a stop(), close() or step-down before its turn comes ends it.
+  const called = queue.signal;
+  let signal = called;
+  try {
+    const report = await queue.run(async () => {
+      // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
+      if (lifecycle.running && !elector.isLeader) return undefined;
+      called.throwIfAborted();
+      signal = queue.signal;
+      return runOnce(o, signal, only);
+    });
+    if (report === undefined) return emptyReport(false, env.now(), []);
+    if (schedule.paused) schedule.resume();
+    return report;
+  } catch (error) {
+    pauseOn(o.failures.afterRun(error, signal));
+    throw error;
+  }
+}
+
+/** `mirror.setToken()`: the client's new token, a new token generation, and a paused schedule resumed. */
+function setToken(o: SyncRunsOptions, token: string): void {
+  if (typeof token !== 'string' || token.length === 0) {
+    throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
+  }
+  if (!o.client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
+  o.client.setToken(token);
+  o.tokens.bump();
+  if (o.feed.status.value.phase === 'auth-error') o.feed.set({ phase: o.restingPhase(), lastError: undefined });
+  o.schedule.resume();
 }
