@@ -66,9 +66,9 @@ export async function* paginate<T>(
   let next: { limit: number; raw: Promise<RawPage> } | undefined;
   try {
     for (;;) {
-      const current = next ?? request(sizer.limit, cursor);
+      let current: { limit: number; raw: Promise<RawPage> } | undefined = next ?? request(sizer.limit, cursor);
       next = undefined;
-      let raw: RawPage;
+      let raw: RawPage | undefined;
       try {
         raw = await current.raw;
       } catch (error) {
@@ -96,6 +96,10 @@ export async function* paginate<T>(
 
       if (options.prefetch && !raw.done) next = request(sizer.limit, raw.cursor);
       const page = io.read(raw);
+      // The raw records are garbage once read: let them go before the consumer takes its time
+      // with the page (a generator keeps its locals alive while suspended at `yield`).
+      raw = undefined;
+      current = undefined;
       options.onPage?.(page);
       yield page;
       if (page.done) return;

@@ -33,8 +33,10 @@ const CHILD_BY_FIELD = new Map<string, CollectionName>(Object.values(HYDRATIONS)
 export function splitHydrations(record: StoredRecord): { record: StoredRecord; children: SplitChild[] } {
   let stripped: StoredRecord | undefined;
   const children: SplitChild[] = [];
-  for (const key of Object.keys(record)) {
-    if (!key.startsWith('__')) continue;
+  // `for...in` over own keys (a parsed record has no inherited enumerable ones) allocates no key
+  // array: most records carry no `__` field, and this runs for every record applied.
+  for (const key in record) {
+    if (key.charCodeAt(0) !== 95 || key.charCodeAt(1) !== 95 || !Object.hasOwn(record, key)) continue; // '__'
     stripped ??= { ...record };
     const value = record[key];
     delete stripped[key];

@@ -26,6 +26,13 @@ describe('splitHydrations', () => {
     expect(children).toEqual([]);
   });
 
+  it('keeps fields with one leading underscore or a later "__", and never looks at inherited keys', () => {
+    const input = Object.assign(Object.create({ __inherited: [{ id: '9', _v: 1 }] }) as Record<string, unknown>, { id: '1', _v: 1, _d: 0, _x__y: 2, a__b: 3 });
+    const { record, children } = splitHydrations(input as { id: string; _v: number });
+    expect(record).toBe(input);
+    expect(children).toEqual([]);
+  });
+
   it('returns the very same object when there is nothing to split', () => {
     const input = { id: '1', _v: 1, name: 'x' };
     expect(splitHydrations(input).record).toBe(input);
