@@ -8,6 +8,7 @@
 import type { Catalog } from './catalog.js';
 import type { People } from './people.js';
 import type { Places } from './places.js';
+import type { Rng } from '../rng.js';
 import type { TenantContext } from './tenant-context.js';
 import { createProductPicker, type ProductPicker } from './product-picker.js';
 import { buildSalesRecords, type SalesPlan } from './sales-records.js';
@@ -43,16 +44,45 @@ const HOUR = 3_600_000;
 
 /** Generates the sales history. */
 export function generateSales(ctx: TenantContext, places: Places, people: People, catalog: Catalog): Sales {
+  const rng = ctx.rng('sales.plan');
+  const shiftPlan = planShifts(ctx, people, rng);
+  const orderPlan = planOrders(ctx, people, shiftPlan, rng);
+  const pickerOfShop = shopPickers(ctx, places, catalog);
+  const itemPlan = planItems(ctx, places, catalog, shiftPlan, orderPlan, pickerOfShop, rng);
+  const paymentPlan = planPayments(ctx, orderPlan);
+  const { orderReceipt, lastReceipt } = numberReceipts(ctx, shiftPlan, orderPlan);
+  const plan: SalesPlan = { ...shiftPlan, ...orderPlan, ...itemPlan, ...paymentPlan, orderReceipt };
+  buildSalesRecords(ctx, places, people, catalog, plan);
+
+  const { closed, shiftRegister, shiftEmployee } = shiftPlan;
+  const { orderShift } = orderPlan;
+  return {
+    shifts: shiftPlan.shifts,
+    orders: orderPlan.orders,
+    order_details: itemPlan.details,
+    transactions: paymentPlan.payments,
+    orderOfDetail: itemPlan.orderOfDetail,
+    productOfDetail: itemPlan.productOfDetail,
+    quantityOfDetail: itemPlan.quantityOfDetail,
+    registerOfOrder: (i) => shiftRegister[orderShift[i] as number] as number,
+    employeeOfOrder: (i) => shiftEmployee[orderShift[i] as number] as number,
+    openShiftOf: (r) => closed + r,
+    lastReceiptOf: (r) => lastReceipt[r] as number,
+    pickerOfShop,
+  };
+}
+
+type ShiftPlan = Pick<SalesPlan, 'closed' | 'shifts' | 'shiftOpen' | 'shiftLength' | 'shiftRegister' | 'shiftEmployee'>;
+type OrderPlan = Pick<SalesPlan, 'orders' | 'orderTime' | 'orderClose' | 'orderShift' | 'orderCustomer' | 'orderPayment' | 'orderCanceled'>;
+type ItemPlan = Pick<SalesPlan, 'itemStarts' | 'details' | 'orderOfDetail' | 'productOfDetail' | 'quantityOfDetail' | 'priceOfDetail' | 'orderTotal' | 'orderTotalExcl'>;
+type PaymentPlan = Pick<SalesPlan, 'payments' | 'firstPayment' | 'orderOfPayment'>;
+
+/** Shifts: closed ones in disjoint slots of the history, then one open shift per register. */
+function planShifts(ctx: TenantContext, people: People, rng: Rng): ShiftPlan {
   const { counts } = ctx;
   const R = counts.cash_registers;
   const H = counts.shifts;
   const closed = H - R;
-  const O = counts.orders;
-  const D = counts.order_details;
-  const T = counts.transactions;
-
-  // Shifts: closed ones in disjoint slots, then one open shift per register.
-  const rng = ctx.rng('sales.plan');
   const first = ctx.from + 7 * DAY;
   const slot = (ctx.to - DAY - first) / Math.max(1, closed);
   const shiftOpen = new Float64Array(H);
@@ -71,8 +101,12 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
   strictlyIncreasing(shiftOpen);
   for (let s = 0; s < H; s++) shiftEmployee[s] = people.employeeAt(shiftOpen[s] as number, rng);
   const shifts = new TableData('shifts', shiftOpen, ctx.rng('shifts.ids'));
+  return { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee };
+}
 
-  // Orders inside closed shifts, each closing well before the next one opens.
+/** Orders inside closed shifts, each closing well before the next one opens; some with a customer, a few canceled. */
+function planOrders(ctx: TenantContext, people: People, { closed, shiftOpen, shiftLength }: ShiftPlan, rng: Rng): OrderPlan {
+  const O = ctx.counts.orders;
   const orderStarts = distribute(O, closed, rng, (r) => 0.3 + r.next() * 1.4);
   const orderTime = new Float64Array(O);
   const orderClose = new Float64Array(O);
@@ -100,64 +134,94 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
     orderCanceled[i] = rng.chance(0.02) ? (orderClose[i] as number) + rng.int(60_000, 1_800_000) : 0;
     orders.versions[i] = Math.max(orderClose[i] as number, orderCanceled[i] as number);
   }
+  return { orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled };
+}
 
-  // Items: most orders have one to three, some many. Each shop sells what its kind sells, and an
-  // order stays within what such a shop takes for one receipt (a café's order is not a catering job).
+/** What each shop sells, by its kind: one product picker per kind, made when first asked for. */
+function shopPickers(ctx: TenantContext, places: Places, catalog: Catalog): (s: number) => ProductPicker {
+  const pickers = new Map<string, ProductPicker>();
+  return (s) => {
+    const kind = places.kindOfShop(s);
+    let picker = pickers.get(kind);
+    if (!picker) pickers.set(kind, (picker = createProductPicker(catalog, SHOP_PROFILES[kind], ctx.counts.products)));
+    return picker;
+  };
+}
+
+/**
+ * Items: most orders have one to three, some many. Each shop sells what its kind sells, and an
+ * order stays within what such a shop takes for one receipt (a café's order is not a catering job).
+ */
+function planItems(ctx: TenantContext, places: Places, catalog: Catalog, { shiftRegister }: ShiftPlan, { orders, orderTime, orderShift }: OrderPlan, pickerOfShop: (s: number) => ProductPicker, rng: Rng): ItemPlan {
+  const O = ctx.counts.orders;
+  const D = ctx.counts.order_details;
   const itemStarts = distribute(D, O, rng, (r) => {
     const x = r.next();
     return x < 0.45 ? 1 : x < 0.75 ? 2 : x < 0.9 ? 3 : x < 0.97 ? 5 : 9;
   });
-  const pickers = new Map<string, ProductPicker>();
-  const pickerOfShop = (s: number): ProductPicker => {
-    const kind = places.kindOfShop(s);
-    let picker = pickers.get(kind);
-    if (!picker) pickers.set(kind, (picker = createProductPicker(catalog, SHOP_PROFILES[kind], counts.products)));
-    return picker;
-  };
   const detailTime = new Float64Array(D);
-  const orderOfDetail = new Int32Array(D);
-  const productOfDetail = new Int32Array(D);
-  const quantityOfDetail = new Float32Array(D);
-  const priceOfDetail = new Int32Array(D);
-  const orderTotal = new Float64Array(O);
-  const orderTotalExcl = new Float64Array(O);
+  const items: Omit<ItemPlan, 'details'> = {
+    itemStarts,
+    orderOfDetail: new Int32Array(D),
+    productOfDetail: new Int32Array(D),
+    quantityOfDetail: new Float32Array(D),
+    priceOfDetail: new Int32Array(D),
+    orderTotal: new Float64Array(O),
+    orderTotalExcl: new Float64Array(O),
+  };
   for (let i = 0; i < O; i++) {
-    const t = orderTime[i] as number;
     const shop = places.shopOfRegister(shiftRegister[orderShift[i] as number] as number);
-    const currency = places.currencyOfShop(shop);
-    const picker = pickerOfShop(shop);
-    const cap = SHOP_PROFILES[places.kindOfShop(shop)].maxOrderTotal;
-    let czkTotal = 0;
-    const end = itemStarts[i + 1] as number;
-    // Room for the items still to come, at the cheapest price, so the last ones fit too.
-    const least = end - (itemStarts[i] as number) > 1 ? catalog.priceAt(picker.cheapest(t), t) : 0;
-    for (let d = itemStarts[i] as number, j = 0; d < end; d++, j++) {
-      detailTime[d] = t + 1 + j;
-      orderOfDetail[d] = i;
-      const room = cap - czkTotal - (end - d - 1) * least;
-      let p = picker.pick(t, rng);
-      let quantity = saleQuantity(catalog.unitOf[p] === 1, catalog.goodsOf[p] === 1, rng);
-      let czk = catalog.priceAt(p, t);
-      for (let attempt = 0; attempt <= 4 && Math.round(quantity * czk) > room; attempt++) {
-        p = attempt < 4 ? picker.pick(t, rng) : picker.cheapest(t);
-        quantity = catalog.unitOf[p] === 1 ? 0.25 : 1;
-        czk = catalog.priceAt(p, t);
-      }
-      productOfDetail[d] = p;
-      quantityOfDetail[d] = quantity;
-      czkTotal += Math.round(quantity * czk);
-      const price = inShopCurrency(czk, currency);
-      priceOfDetail[d] = price;
-      const line = Math.round(quantity * price);
-      orderTotal[i] = (orderTotal[i] as number) + line;
-      orderTotalExcl[i] = (orderTotalExcl[i] as number) + Math.round(line / (catalog.taxRateOf[p] as number));
-    }
+    const where: OrderPlace = { currency: places.currencyOfShop(shop), picker: pickerOfShop(shop), cap: SHOP_PROFILES[places.kindOfShop(shop)].maxOrderTotal };
+    fillOrder(catalog, items, detailTime, i, orderTime[i] as number, where, rng);
   }
   strictlyIncreasing(detailTime);
   const details = new TableData('order_details', detailTime, ctx.rng('order_details.ids'));
+  const { orderOfDetail } = items;
   for (let d = 0; d < D; d++) details.versions[d] = Math.max(detailTime[d] as number, orders.versions[orderOfDetail[d] as number] as number);
+  return { ...items, details };
+}
 
-  // Payments: transaction k pays order floor(k * O / T); extra ones split a bill.
+/** The shop an order is rung up in: its currency, what it sells, and its largest order (CZK x 1000). */
+interface OrderPlace {
+  currency: string;
+  picker: ProductPicker;
+  cap: number;
+}
+
+/** Picks order i's items at time t and adds up its totals, keeping its CZK total within the shop's cap. */
+function fillOrder(catalog: Catalog, items: Omit<ItemPlan, 'details'>, detailTime: Float64Array, i: number, t: number, { currency, picker, cap }: OrderPlace, rng: Rng): void {
+  const { itemStarts, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, orderTotal, orderTotalExcl } = items;
+  let czkTotal = 0;
+  const end = itemStarts[i + 1] as number;
+  // Room for the items still to come, at the cheapest price, so the last ones fit too.
+  const least = end - (itemStarts[i] as number) > 1 ? catalog.priceAt(picker.cheapest(t), t) : 0;
+  for (let d = itemStarts[i] as number, j = 0; d < end; d++, j++) {
+    detailTime[d] = t + 1 + j;
+    orderOfDetail[d] = i;
+    const room = cap - czkTotal - (end - d - 1) * least;
+    let p = picker.pick(t, rng);
+    let quantity = saleQuantity(catalog.unitOf[p] === 1, catalog.goodsOf[p] === 1, rng);
+    let czk = catalog.priceAt(p, t);
+    for (let attempt = 0; attempt <= 4 && Math.round(quantity * czk) > room; attempt++) {
+      p = attempt < 4 ? picker.pick(t, rng) : picker.cheapest(t);
+      quantity = catalog.unitOf[p] === 1 ? 0.25 : 1;
+      czk = catalog.priceAt(p, t);
+    }
+    productOfDetail[d] = p;
+    quantityOfDetail[d] = quantity;
+    czkTotal += Math.round(quantity * czk);
+    const price = inShopCurrency(czk, currency);
+    priceOfDetail[d] = price;
+    const line = Math.round(quantity * price);
+    orderTotal[i] = (orderTotal[i] as number) + line;
+    orderTotalExcl[i] = (orderTotalExcl[i] as number) + Math.round(line / (catalog.taxRateOf[p] as number));
+  }
+}
+
+/** Payments: transaction k pays order floor(k * O / T); extra ones split a bill. */
+function planPayments(ctx: TenantContext, { orderClose }: OrderPlan): PaymentPlan {
+  const O = ctx.counts.orders;
+  const T = ctx.counts.transactions;
   const firstPayment = (i: number): number => Math.ceil((i * T) / O);
   const orderOfPayment = (k: number): number => Math.floor((k * O) / T);
   const paymentTime = new Float64Array(T);
@@ -167,31 +231,18 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
   }
   strictlyIncreasing(paymentTime);
   const payments = new TableData('transactions', paymentTime, ctx.rng('transactions.ids'));
+  return { payments, firstPayment, orderOfPayment };
+}
 
-  // Receipts are numbered per register, in the order the register printed them.
+/** Receipts are numbered per register, in the order the register printed them. */
+function numberReceipts(ctx: TenantContext, { shiftRegister }: ShiftPlan, { orderShift }: OrderPlan): { orderReceipt: Int32Array; lastReceipt: Int32Array } {
+  const O = ctx.counts.orders;
   const orderReceipt = new Int32Array(O);
-  const lastReceipt = new Int32Array(R);
+  const lastReceipt = new Int32Array(ctx.counts.cash_registers);
   for (let i = 0; i < O; i++) {
     const r = shiftRegister[orderShift[i] as number] as number;
     lastReceipt[r] = (lastReceipt[r] as number) + 1;
     orderReceipt[i] = lastReceipt[r] as number;
   }
-
-  const plan: SalesPlan = { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, orders, orderTime, orderClose, orderShift, orderCustomer, orderPayment, orderCanceled, orderTotal, orderTotalExcl, orderReceipt, itemStarts, details, orderOfDetail, productOfDetail, quantityOfDetail, priceOfDetail, payments, firstPayment, orderOfPayment };
-  buildSalesRecords(ctx, places, people, catalog, plan);
-
-  return {
-    shifts,
-    orders,
-    order_details: details,
-    transactions: payments,
-    orderOfDetail,
-    productOfDetail,
-    quantityOfDetail,
-    registerOfOrder: (i) => shiftRegister[orderShift[i] as number] as number,
-    employeeOfOrder: (i) => shiftEmployee[orderShift[i] as number] as number,
-    openShiftOf: (r) => closed + r,
-    lastReceiptOf: (r) => lastReceipt[r] as number,
-    pickerOfShop,
-  };
+  return { orderReceipt, lastReceipt };
 }
