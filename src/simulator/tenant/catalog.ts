@@ -40,123 +40,24 @@ export interface Catalog {
 
 /** Generates products and their price matrix rows. */
 export function generateCatalog(ctx: TenantContext, categories: Categories): Catalog {
-  const { counts, idC } = ctx;
-  const P = counts.products;
-  const initial = Math.round(P * 0.6);
-  const times = new Float64Array(P);
-  times.set(spreadTimes(initial, ctx.from + 6 * 3_600_000, ctx.from + DAY, ctx.rng('products.times.initial')));
-  times.set(spreadTimes(P - initial, ctx.from + DAY, ctx.to - DAY, ctx.rng('products.times')), initial);
-  strictlyIncreasing(times);
+  const P = ctx.counts.products;
+  const times = productTimes(ctx);
   const products = new TableData('products', times, ctx.rng('products.ids'));
-
-  const taxRateOf = new Float64Array(P);
-  const unitOf = new Uint8Array(P);
-  const caseOf = new Uint16Array(P);
-  const goodsOf = new Uint8Array(P);
-  const sections: string[] = new Array<string>(P);
-  const basePrice = new Int32Array(P);
-  const deletedAt = new Float64Array(P);
+  const facts: ProductFacts = {
+    taxRateOf: new Float64Array(P),
+    unitOf: new Uint8Array(P),
+    caseOf: new Uint16Array(P),
+    goodsOf: new Uint8Array(P),
+    sections: new Array<string>(P),
+    basePrice: new Int32Array(P),
+    deletedAt: new Float64Array(P),
+  };
   const names = createNamer(ctx, categories);
-  const records = products.eager((p) => {
-    const rng = ctx.rng('products', p);
-    const created = times[p] as number;
-    const { k, section, group, name, price } = names.next(rng);
-    sections[p] = section;
-    const goods = group.goods === true;
-    const unit = group.byWeight ? 1 : 0;
-    unitOf[p] = unit;
-    caseOf[p] = group.caseSize;
-    goodsOf[p] = goods ? 1 : 0;
-    const tax = group.tax;
-    taxRateOf[p] = tax;
-    basePrice[p] = price;
-    // Product 0 is never deleted, so a sale always finds something to sell.
-    const deleted = p > 0 && rng.chance(0.03) ? rng.int(created + 1, Math.max(created + 1, ctx.to)) : 0;
-    deletedAt[p] = deleted;
-    const edited = rng.chance(0.3) ? rng.int(created, Math.max(created, ctx.to)) : created;
-    const version = Math.max(edited, deleted);
-    products.versions[p] = version;
-    const barcode = goods || rng.chance(0.3) ? ean13(rng) : null;
-    const durable = goods && section === 'Hrnky';
-    return Object.assign(commonFields(products, p, idC, deleted), {
-      name,
-      date_updated: version,
-      quantity_multiple: 1,
-      quantity_minimal: 1,
-      additional_shipping_cost: 0,
-      inventory_management: goods || rng.chance(0.4),
-      visible: deleted === 0,
-      color: rng.pick([0, 0xffc107, 0x8bc34a, 0x03a9f4]),
-      item_type: goods ? 1 : 0,
-      warranty_length: durable ? 24 : 0,
-      condition_type: 0,
-      icon_code: rng.int(0, 60),
-      warranty_type: 0,
-      unit,
-      sale_group_type: 0,
-      attributes_bitmask: rng.chance(0.2) ? rng.int(1, 15) : 0,
-      inventory_type: goods ? 1 : 0,
-      id_category: categories.table.id(k),
-      id_exec_rule: '0',
-      node_sort: p,
-      id_shop: '0',
-      id_tax_rules_group: tax > 1.2 ? '0' : null,
-      id_global_product_code: null,
-      tax_luxury: 1,
-      tax_eco: 1,
-      tax_pst_rate: tax,
-      accounting_group: 600000,
-      image_dimension: null,
-      height: goods ? rng.int(5, 30) : null,
-      weight: goods ? rng.int(100, 1500) : null,
-      depth: null,
-      width: null,
-      notes_quick: null,
-      ean13: barcode,
-      name_alternative: rng.chance(0.2) ? name.toUpperCase() : null,
-      sku: goods ? `SKU-${String(p).padStart(5, '0')}` : null,
-      barcode,
-      image_url: rng.chance(0.2) ? `https://cdn.example.cz/img/${p}.jpg` : null,
-      upc: null,
-      details_url: null,
-      tags: rng.chance(0.1) ? 'novinka' : null,
-      description_short: rng.chance(0.3) ? `${name} – oblíbená položka.` : null,
-      internal_extra: null,
-    });
-  });
-
-  const rows = planPriceRows(ctx, times, basePrice);
+  const records = products.eager((p) => productRecord(ctx, categories, products, facts, names, p));
+  const rows = planPriceRows(ctx, times, facts.basePrice);
   const ppm = new TableData('product_price_matrix', rows.times, ctx.rng('product_price_matrix.ids'));
-  ppm.eager((m) => {
-    const p = rows.product[m] as number;
-    const price = rows.price[m] as number;
-    const tax = taxRateOf[p] as number;
-    const excl = Math.round(price / tax);
-    const rng = ctx.rng('product_price_matrix', m);
-    const next = rows.next[m] as number;
-    return Object.assign(commonFields(ppm, m, idC), {
-      id_product: products.id(p),
-      date_starts: rows.times[m] as number,
-      currency: 'CZK',
-      unit_price_base_tax_excl: Math.round(price / tax / 10) / 100,
-      unit_price_base_tax_incl: price / 1000,
-      unit_price_regular_tax_excl: excl,
-      reduction_amount_a_tax_excl: 0,
-      unit_price_a_tax_excl: excl,
-      unit_price_b_tax_excl: rng.chance(0.5) ? Math.round(excl * 0.95) : null,
-      unit_price_c_tax_excl: rng.chance(0.2) ? Math.round(excl * 0.9) : null,
-      points_deduct: 0,
-      credits_deduct: 0,
-      hour_bitmask: 0,
-      price_bitmask: 0,
-      dow_bitmask: 0,
-      id_exec_rule: '0',
-      id_shop: '0',
-      id_warehouse: '0',
-      date_expires: next < 0 ? null : (rows.times[next] as number),
-    });
-  });
-
+  ppm.eager((m) => priceRowRecord(ctx, ppm, products, facts.taxRateOf, rows, m));
+  const { taxRateOf, unitOf, caseOf, goodsOf, sections, deletedAt } = facts;
   return {
     products,
     product_price_matrix: ppm,
@@ -166,15 +67,7 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
     goodsOf,
     sectionOf: (p) => sections[p] as string,
     product: (p) => records[p] as SimRecord,
-    priceAt(p, t) {
-      let price = basePrice[p] as number;
-      const end = rows.rowStart[p + 1] as number;
-      for (let j = rows.rowStart[p] as number; j < end; j++) {
-        const m = rows.byProduct[j] as number;
-        if ((rows.times[m] as number) <= t || j === rows.rowStart[p]) price = rows.price[m] as number;
-      }
-      return price;
-    },
+    priceAt: (p, t) => priceAt(rows, facts.basePrice, p, t),
     availableAt(p, t) {
       const gone = deletedAt[p] as number;
       return (times[p] as number) < t && (gone === 0 || gone > t);
@@ -189,6 +82,142 @@ export function generateCatalog(ctx: TenantContext, categories: Categories): Cat
       return 0;
     },
   };
+}
+
+/** What sales and stock read of product p, by index, filled as the products are made. */
+interface ProductFacts {
+  taxRateOf: Float64Array;
+  unitOf: Uint8Array;
+  caseOf: Uint16Array;
+  goodsOf: Uint8Array;
+  sections: string[];
+  /** The first price row's price, tax incl., CZK x1000. */
+  basePrice: Int32Array;
+  /** Deletion time, or 0. */
+  deletedAt: Float64Array;
+}
+
+/** Creation times: most products on the first day (the initial import), the rest over the years. */
+function productTimes(ctx: TenantContext): Float64Array {
+  const P = ctx.counts.products;
+  const initial = Math.round(P * 0.6);
+  const times = new Float64Array(P);
+  times.set(spreadTimes(initial, ctx.from + 6 * 3_600_000, ctx.from + DAY, ctx.rng('products.times.initial')));
+  times.set(spreadTimes(P - initial, ctx.from + DAY, ctx.to - DAY, ctx.rng('products.times')), initial);
+  return strictlyIncreasing(times);
+}
+
+/** Product p: named from its category's pool, some edited later, a few deleted. */
+function productRecord(ctx: TenantContext, categories: Categories, products: TableData, facts: ProductFacts, names: { next(rng: Rng): Named }, p: number): SimRecord {
+  const rng = ctx.rng('products', p);
+  const created = products.times[p] as number;
+  const { k, section, group, name, price } = names.next(rng);
+  const goods = group.goods === true;
+  const unit = group.byWeight ? 1 : 0;
+  const tax = group.tax;
+  facts.sections[p] = section;
+  facts.unitOf[p] = unit;
+  facts.caseOf[p] = group.caseSize;
+  facts.goodsOf[p] = goods ? 1 : 0;
+  facts.taxRateOf[p] = tax;
+  facts.basePrice[p] = price;
+  // Product 0 is never deleted, so a sale always finds something to sell.
+  const deleted = p > 0 && rng.chance(0.03) ? rng.int(created + 1, Math.max(created + 1, ctx.to)) : 0;
+  facts.deletedAt[p] = deleted;
+  const edited = rng.chance(0.3) ? rng.int(created, Math.max(created, ctx.to)) : created;
+  const version = Math.max(edited, deleted);
+  products.versions[p] = version;
+  const barcode = goods || rng.chance(0.3) ? ean13(rng) : null;
+  const durable = goods && section === 'Hrnky';
+  const { idC } = ctx;
+  return Object.assign(commonFields(products, p, idC, deleted), {
+    name,
+    date_updated: version,
+    quantity_multiple: 1,
+    quantity_minimal: 1,
+    additional_shipping_cost: 0,
+    inventory_management: goods || rng.chance(0.4),
+    visible: deleted === 0,
+    color: rng.pick([0, 0xffc107, 0x8bc34a, 0x03a9f4]),
+    item_type: goods ? 1 : 0,
+    warranty_length: durable ? 24 : 0,
+    condition_type: 0,
+    icon_code: rng.int(0, 60),
+    warranty_type: 0,
+    unit,
+    sale_group_type: 0,
+    attributes_bitmask: rng.chance(0.2) ? rng.int(1, 15) : 0,
+    inventory_type: goods ? 1 : 0,
+    id_category: categories.table.id(k),
+    id_exec_rule: '0',
+    node_sort: p,
+    id_shop: '0',
+    id_tax_rules_group: tax > 1.2 ? '0' : null,
+    id_global_product_code: null,
+    tax_luxury: 1,
+    tax_eco: 1,
+    tax_pst_rate: tax,
+    accounting_group: 600000,
+    image_dimension: null,
+    height: goods ? rng.int(5, 30) : null,
+    weight: goods ? rng.int(100, 1500) : null,
+    depth: null,
+    width: null,
+    notes_quick: null,
+    ean13: barcode,
+    name_alternative: rng.chance(0.2) ? name.toUpperCase() : null,
+    sku: goods ? `SKU-${String(p).padStart(5, '0')}` : null,
+    barcode,
+    image_url: rng.chance(0.2) ? `https://cdn.example.cz/img/${p}.jpg` : null,
+    upc: null,
+    details_url: null,
+    tags: rng.chance(0.1) ? 'novinka' : null,
+    description_short: rng.chance(0.3) ? `${name} – oblíbená položka.` : null,
+    internal_extra: null,
+  });
+}
+
+/** Price row m of the matrix; it expires when the product's next row starts. */
+function priceRowRecord(ctx: TenantContext, ppm: TableData, products: TableData, taxRateOf: Float64Array, rows: PriceRows, m: number): SimRecord {
+  const { idC } = ctx;
+  const p = rows.product[m] as number;
+  const price = rows.price[m] as number;
+  const tax = taxRateOf[p] as number;
+  const excl = Math.round(price / tax);
+  const rng = ctx.rng('product_price_matrix', m);
+  const next = rows.next[m] as number;
+  return Object.assign(commonFields(ppm, m, idC), {
+    id_product: products.id(p),
+    date_starts: rows.times[m] as number,
+    currency: 'CZK',
+    unit_price_base_tax_excl: Math.round(price / tax / 10) / 100,
+    unit_price_base_tax_incl: price / 1000,
+    unit_price_regular_tax_excl: excl,
+    reduction_amount_a_tax_excl: 0,
+    unit_price_a_tax_excl: excl,
+    unit_price_b_tax_excl: rng.chance(0.5) ? Math.round(excl * 0.95) : null,
+    unit_price_c_tax_excl: rng.chance(0.2) ? Math.round(excl * 0.9) : null,
+    points_deduct: 0,
+    credits_deduct: 0,
+    hour_bitmask: 0,
+    price_bitmask: 0,
+    dow_bitmask: 0,
+    id_exec_rule: '0',
+    id_shop: '0',
+    id_warehouse: '0',
+    date_expires: next < 0 ? null : (rows.times[next] as number),
+  });
+}
+
+/** Price (tax incl., CZK x1000) of product p valid at time t: its latest row started by t, or its first. */
+function priceAt(rows: PriceRows, basePrice: Int32Array, p: number, t: number): number {
+  let price = basePrice[p] as number;
+  const end = rows.rowStart[p + 1] as number;
+  for (let j = rows.rowStart[p] as number; j < end; j++) {
+    const m = rows.byProduct[j] as number;
+    if ((rows.times[m] as number) <= t || j === rows.rowStart[p]) price = rows.price[m] as number;
+  }
+  return price;
 }
 
 /** A product's place in the catalogue: its leaf category, section, group, name and base price (CZK x1000). */
