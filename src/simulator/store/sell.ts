@@ -41,6 +41,41 @@ export interface Sale {
 
 /** Performs a sale on the store. */
 export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
+  const till = openTill(store, opts);
+  const now = store.now();
+  const lines = draftLines(store, till, now);
+  const restock = restockFor(
+    store,
+    lines.map((l) => ({ product: l.product, quantity: l.quantity, unitPrice: l.purchase })),
+    { warehouseId: till.warehouseId, shopId: till.shopId, registerId: till.registerId, employeeId: till.employeeId },
+  );
+  // Each register numbers its own receipts.
+  const serial = store.nextReceiptNumber(till.registerId);
+  const order = writeOrder(store, till, lines, serial, now);
+  const details = lines.map((l, j) => writeDetail(store, till, order, l, j, now));
+  const transaction = writeTransaction(store, till, order, lines);
+  const stockHistory = lines.map((l) => writeSaleMovement(store, till, order, l, now));
+  return { order, details, transaction, stockHistory, restock };
+}
+
+/** Who sells what, where, to whom and how it is paid: the register, its shop and open shift, the sale's customer and payment. */
+interface Till {
+  registerId: Id;
+  shopId: Id;
+  currency: string;
+  shift: SimRecord;
+  employeeId: Id;
+  warehouseId: Id;
+  customerId: Id;
+  idPayment: number;
+  count: number;
+  sells: ShopSales | undefined;
+  /** The references every record of the sale carries. */
+  refs: { id_shop: Id; id_cash_register: Id; id_shift: unknown; id_employee: Id };
+}
+
+/** Picks (or takes from `opts`) the register, customer, payment and number of items, and opens the register's shift if needed. */
+function openTill(store: StoreAccess, opts: SellOptions): Till {
   const rng = store.rng;
   const register = opts.idCashRegister !== undefined ? store.require('cash_registers', opts.idCashRegister) : pickLive(store, 'cash_registers');
   const registerId = register.id as Id;
@@ -56,30 +91,28 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
   if (!Number.isInteger(count) || count < 1 || count > 50) {
     throw new ValidationError(`sell: items must be a whole number 1..50, got ${count}`, { issues: [{ path: ['items'], message: 'must be a whole number 1..50' }] });
   }
-  const now = store.now();
+  const refs = { id_shop: shopId, id_cash_register: registerId, id_shift: shift.id, id_employee: employeeId };
+  return { registerId, shopId, currency, shift, employeeId, warehouseId, customerId, idPayment, count, sells: store.shopSales(shopId), refs };
+}
 
-  const sells = store.shopSales(shopId);
+/** The sale's lines, kept within what such a shop takes for one order. */
+function draftLines(store: StoreAccess, { sells, currency, count }: Till, now: number): Line[] {
   const cap = sells?.maxOrderTotal ?? Number.POSITIVE_INFINITY;
   let czkTotal = 0;
-  const lines = Array.from({ length: count }, () => {
+  return Array.from({ length: count }, () => {
     let line = draftLine(store, sells, currency, now, false);
     // A line that would take the order past what such a shop takes: one piece of something else.
     for (let attempt = 0; attempt < 8 && czkTotal + line.czk > cap; attempt++) line = draftLine(store, sells, currency, now, true);
     czkTotal += line.czk;
     return line;
   });
+}
+
+/** Writes the order, closed and paid now, with receipt number `serial`. */
+function writeOrder(store: StoreAccess, { refs, employeeId, customerId, currency, idPayment, count }: Till, lines: readonly Line[], serial: number, now: number): SimRecord {
   const total = lines.reduce((sum, l) => sum + l.line, 0);
   const excl = lines.reduce((sum, l) => sum + l.excl, 0);
-  const refs = { id_shop: shopId, id_cash_register: registerId, id_shift: shift.id, id_employee: employeeId };
-
-  const restock = restockFor(
-    store,
-    lines.map((l) => ({ product: l.product, quantity: l.quantity, unitPrice: l.purchase })),
-    { warehouseId, shopId, registerId, employeeId },
-  );
-  // Each register numbers its own receipts.
-  const serial = store.nextReceiptNumber(registerId);
-  const order = store.write('orders', {
+  return store.write('orders', {
     _t: 'orders',
     ...refs,
     invoice_number: serial,
@@ -99,32 +132,39 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
     date_paid: now,
     summary: count === 1 ? '1 položka' : `${count} položek`,
   });
-  const details = lines.map((l, j) =>
-    store.write('order_details', {
-      _t: 'order_details',
-      id_order: order.id,
-      ...refs,
-      id_product: l.product.id,
-      id_category: l.product.id_category ?? '0',
-      id_warehouse: warehouseId,
-      id_customer: customerId,
-      currency,
-      id_payment: idPayment,
-      product_name: typeof l.product.name === 'string' ? l.product.name : 'Unknown',
-      product_price_original_tax_excl: Math.round(l.price / l.tax),
-      product_price_billed_tax_excl: Math.round(l.price / l.tax),
-      product_price_billed_tax_incl: l.price,
-      total_tax_pst: l.line - l.excl,
-      product_quantity: l.quantity,
-      tax_pst_rate: l.tax,
-      order_number: j + 1,
-      date_paid: now,
-      product_barcode: l.product.barcode ?? null,
-      product_ean13: l.product.ean13 ?? null,
-    }),
-  );
+}
+
+/** Writes line l (the j-th) of the order as an order item. */
+function writeDetail(store: StoreAccess, { refs, warehouseId, customerId, currency, idPayment }: Till, order: SimRecord, l: Line, j: number, now: number): SimRecord {
+  return store.write('order_details', {
+    _t: 'order_details',
+    id_order: order.id,
+    ...refs,
+    id_product: l.product.id,
+    id_category: l.product.id_category ?? '0',
+    id_warehouse: warehouseId,
+    id_customer: customerId,
+    currency,
+    id_payment: idPayment,
+    product_name: typeof l.product.name === 'string' ? l.product.name : 'Unknown',
+    product_price_original_tax_excl: Math.round(l.price / l.tax),
+    product_price_billed_tax_excl: Math.round(l.price / l.tax),
+    product_price_billed_tax_incl: l.price,
+    total_tax_pst: l.line - l.excl,
+    product_quantity: l.quantity,
+    tax_pst_rate: l.tax,
+    order_number: j + 1,
+    date_paid: now,
+    product_barcode: l.product.barcode ?? null,
+    product_ean13: l.product.ean13 ?? null,
+  });
+}
+
+/** Writes the payment of the whole order. */
+function writeTransaction(store: StoreAccess, { refs, customerId, idPayment }: Till, order: SimRecord, lines: readonly Line[]): SimRecord {
+  const total = lines.reduce((sum, l) => sum + l.line, 0);
   const paymentType = PAYMENT_CODES.indexOf(idPayment as (typeof PAYMENT_CODES)[number]);
-  const transaction = store.write('transactions', {
+  return store.write('transactions', {
     _t: 'transactions',
     transaction_type: 1,
     payment_type: paymentType >= 0 ? paymentType : 0,
@@ -133,23 +173,24 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
     id_order: order.id,
     total_amount: total,
   });
-  const stockHistory = lines.map((l) =>
-    store.write('stock_history', {
-      _t: 'stock_history',
-      id_employee: employeeId,
-      id_shop: shopId,
-      id_warehouse: warehouseId,
-      id_record: l.product.id,
-      id_cash_register: registerId,
-      id_order: order.id,
-      stock_type: 1,
-      stock_history_type: STOCK_HISTORY_TYPES.sale,
-      quanity: -l.quantity,
-      date_stocked: now,
-      product_purchase_unit_price_tax_excl: l.purchase,
-    }),
-  );
-  return { order, details, transaction, stockHistory, restock };
+}
+
+/** Writes the stock movement of line l out of the shop's warehouse. */
+function writeSaleMovement(store: StoreAccess, { employeeId, shopId, warehouseId, registerId }: Till, order: SimRecord, l: Line, now: number): SimRecord {
+  return store.write('stock_history', {
+    _t: 'stock_history',
+    id_employee: employeeId,
+    id_shop: shopId,
+    id_warehouse: warehouseId,
+    id_record: l.product.id,
+    id_cash_register: registerId,
+    id_order: order.id,
+    stock_type: 1,
+    stock_history_type: STOCK_HISTORY_TYPES.sale,
+    quanity: -l.quantity,
+    date_stocked: now,
+    product_purchase_unit_price_tax_excl: l.purchase,
+  });
 }
 
 /** One order line: product, price (the shop's currency, x1000), quantity and amounts. */
