@@ -4,7 +4,7 @@
  * the others fetch. Not a benchmark itself.
  */
 import type { StoredRecord } from '../../src/db/sync-rows.js';
-import type { Candidate } from './candidate.js';
+import { countRecords, type Candidate } from './candidate.js';
 import { PAGE_LIMIT } from './job.js';
 import { allStrictPages } from './strict-page.js';
 
@@ -20,11 +20,7 @@ export const bulkPut: Candidate = async (job) => {
     async sync() {
       for (const [collection, records] of pages) await db.table(collection).bulkPut(records);
     },
-    async count() {
-      let n = 0;
-      for (const c of job.collections) n += await db.table(c).count();
-      return n;
-    },
+    count: () => countRecords(db, job),
     async close() {
       db.close();
     },

@@ -1,6 +1,7 @@
 /**
  * The shape every candidate of the peers benchmark takes. Not a benchmark itself.
  */
+import type { Dexie } from 'dexie';
 import type { Job } from './job.js';
 
 /** One candidate's copy of a tenant, prepared and ready to be timed. */
@@ -15,3 +16,10 @@ export interface Run {
 
 /** Prepares a run of `job` (anything that is not part of the copy itself, such as loading the code). */
 export type Candidate = (job: Job) => Promise<Run>;
+
+/** Records in `db` over `job`'s collections: what {@link Run.count} reports for a candidate on Dexie. */
+export async function countRecords(db: Dexie, job: Job): Promise<number> {
+  let n = 0;
+  for (const c of job.collections) n += await db.table(c).count();
+  return n;
+}

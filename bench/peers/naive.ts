@@ -4,7 +4,7 @@
  * checkpoint, cursor, quarantine or outbox; nothing fetched while a page is written. Not a
  * benchmark itself.
  */
-import type { Candidate } from './candidate.js';
+import { countRecords, type Candidate } from './candidate.js';
 import { PAGE_LIMIT } from './job.js';
 import { allStrictPages } from './strict-page.js';
 
@@ -19,11 +19,7 @@ export const naive: Candidate = async (job) => {
         for await (const page of allStrictPages(job, collection, PAGE_LIMIT)) await table.bulkPut(page.records);
       }
     },
-    async count() {
-      let n = 0;
-      for (const c of job.collections) n += await db.table(c).count();
-      return n;
-    },
+    count: () => countRecords(db, job),
     async close() {
       db.close();
     },

@@ -3,7 +3,7 @@
  * `syncNow()` (fetch, strict JSON, read face, checkpoints and cursors saved with each page,
  * quarantine, outbox check). Not a benchmark itself.
  */
-import type { Candidate } from './candidate.js';
+import { countRecords, type Candidate } from './candidate.js';
 
 export const ours: Candidate = async (job) => {
   const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
@@ -24,11 +24,7 @@ export const ours: Candidate = async (job) => {
       const report = await mirror.syncNow();
       if (report.failed.length > 0) throw new Error(`the mirror's sync failed: ${JSON.stringify(report.failed)}`);
     },
-    async count() {
-      let n = 0;
-      for (const c of job.collections) n += await mirror.db.table(c).count();
-      return n;
-    },
+    count: () => countRecords(mirror.db, job),
     close: () => mirror.close(),
   };
 };
