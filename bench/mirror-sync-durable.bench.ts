@@ -128,7 +128,7 @@ async function large(lib: Awaited<ReturnType<typeof libraries>>): Promise<void> 
     const started = performance.now();
     await mirror.syncNow();
     const seconds = (performance.now() - started) / 1000;
-    const total = Object.values(server.counts).reduce((n, c) => n + c, 0);
+    const { total } = server;
     await mirror.close();
     console.log(`large durable first sync: ${total.toLocaleString('en')} records in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} records/s), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
     console.log(`restart of the ~1M mirror (fresh process): ${await restart({ baseUrl: server.baseUrl, token: server.token, dataDir })}`);

@@ -8,9 +8,8 @@
  *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the ~1M-record tenant (mirror-sync-large.ts)
  */
 import type { StoredRecord } from '../src/db/sync-rows.js';
-import type { SizeOption } from '../src/simulator/size.js';
 import { runLarge } from './mirror-sync-large.js';
-import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
+import { forkSimulator } from './simulator-process.js';
 import { median } from './stats.js';
 import { TENANT_100K } from './tenants.js';
 
@@ -18,12 +17,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TENANT = TENANT_100K;
 
 await main();
-
-/** The simulator in a child process, and the records it holds over every collection. */
-async function startServer(size: SizeOption): Promise<SimulatorProcess & { total: number }> {
-  const server = await forkSimulator({ size, seed: 9 });
-  return { ...server, total: Object.values(server.counts).reduce((n, c) => n + c, 0) };
-}
 
 async function main(): Promise<void> {
   const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
@@ -33,7 +26,7 @@ async function main(): Promise<void> {
   const { MirrorDb } = await import('../src/db/mirror-db.js');
   const { COLLECTIONS } = await import('../src/schema/collections.js');
 
-  const server = await startServer(TENANT);
+  const server = await forkSimulator({ size: TENANT, seed: 9 });
   let requests = 0;
   const counting: typeof fetch = (input, init) => {
     requests++;

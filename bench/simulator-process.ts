@@ -22,6 +22,8 @@ export interface SimulatorProcess {
   token: string;
   /** Records per collection on the server once it started. */
   counts: Record<CollectionName, number>;
+  /** Records on the server once it started, every collection together. */
+  total: number;
   /** How many POST requests the simulator has served so far (every route together). */
   postsSoFar(): Promise<number>;
   /** Has the simulator's registers make `count` sales (orders, items, payments, stock) and resolves with how many records they added. */
@@ -59,6 +61,7 @@ export async function forkSimulator(options: ForkSimulatorOptions): Promise<Simu
     baseUrl: ready.baseUrl,
     token: ready.token,
     counts: ready.counts,
+    total: Object.values(ready.counts).reduce((n, c) => n + c, 0),
     postsSoFar: () => ask<number>(child, { kind: 'posts' }),
     sell: (count) => ask<number>(child, { kind: 'sell', count }),
     stop: () => child.disconnect(),
