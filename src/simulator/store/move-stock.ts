@@ -6,7 +6,7 @@
 import { ValidationError } from '../../errors/index.js';
 import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
-import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
+import { writeDelivery, writeStockRow, type StockLine, type StockPlace } from './stock-writes.js';
 import type { StoreAccess } from './store-access.js';
 
 /** What to move. */
@@ -40,43 +40,19 @@ export function moveStock(store: StoreAccess, opts: MoveStockOptions): StockMove
     });
   }
   const register = registerFor(store, opts.idWarehouse);
-  const employees = store.collection('employees');
-  const employee = employees.recordAt(0);
-  const shopId = String(register.id_shop ?? '0');
-  const now = store.now();
-  const unitPrice = opts.unitPrice === undefined ? null : opts.unitPrice;
-  const stockup =
-    opts.quantity > 0
-      ? store.write('stockup', {
-          _t: 'stockup',
-          id_cash_register: register.id,
-          id_employee: employee.id,
-          id_shop: shopId,
-          id_warehouse: opts.idWarehouse,
-          stock_history_type: STOCK_HISTORY_TYPES.stockup,
-          id_supplier: null,
-          total_product_purchase_unit_price_tax_excl: unitPrice === null ? null : Math.round(unitPrice * opts.quantity),
-          date_stocked: now,
-          note: opts.note ?? null,
-          invoice_number: null,
-        })
-      : null;
-  const stockHistory = store.write('stock_history', {
-    _t: 'stock_history',
-    id_employee: employee.id,
-    id_shop: shopId,
-    id_warehouse: opts.idWarehouse,
-    id_record: product.id,
-    id_cash_register: register.id,
-    id_stockup: stockup ? stockup.id : null,
-    stock_type: 1,
-    stock_history_type: stockup ? STOCK_HISTORY_TYPES.stockup : STOCK_HISTORY_TYPES.correction,
-    quanity: opts.quantity,
-    date_stocked: now,
-    note: opts.note ?? null,
-    product_purchase_unit_price_tax_excl: unitPrice,
-  });
-  return { stockup, stockHistory };
+  const place: StockPlace = {
+    warehouseId: opts.idWarehouse,
+    shopId: String(register.id_shop ?? '0'),
+    registerId: register.id as Id,
+    employeeId: store.collection('employees').recordAt(0).id as Id,
+  };
+  const line: StockLine = { productId: product.id as Id, quantity: opts.quantity, unitPrice: opts.unitPrice ?? null };
+  const note = opts.note ?? null;
+  if (opts.quantity > 0) {
+    const { stockup, stockHistory } = writeDelivery(store, place, [line], note);
+    return { stockup, stockHistory: stockHistory[0] as SimRecord };
+  }
+  return { stockup: null, stockHistory: writeStockRow(store, place, line, { type: 'correction', note }, store.now()) };
 }
 
 /** A register of a shop that keeps stock in the warehouse, else the first register. */

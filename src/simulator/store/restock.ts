@@ -6,8 +6,8 @@
  */
 import type { Id } from '../../ids/id.js';
 import type { SimRecord } from '../record.js';
-import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
 import type { StoreAccess } from './store-access.js';
+import { writeDelivery, type Delivery, type StockLine, type StockPlace } from './stock-writes.js';
 
 /** What a sale takes out of its warehouse: a product, how much, and its purchase price per unit (x1000). */
 export interface Takeout {
@@ -16,19 +16,8 @@ export interface Takeout {
   unitPrice: number;
 }
 
-/** Where and by whom a delivery is booked. */
-export interface RestockPlace {
-  warehouseId: Id;
-  shopId: Id;
-  registerId: Id;
-  employeeId: Id;
-}
-
 /** A delivery booked before a sale. */
-export interface Restock {
-  stockup: SimRecord;
-  stockHistory: SimRecord[];
-}
+export type Restock = Delivery;
 
 /** Pieces per case a delivery brings: kilograms for what is sold by weight, fewer of the goods. */
 function caseOf(product: SimRecord): number {
@@ -40,7 +29,7 @@ function caseOf(product: SimRecord): number {
  * Books a delivery of whatever `takeouts` need beyond the warehouse's stock, or nothing (null)
  * when the warehouse holds enough of each product.
  */
-export function restockFor(store: StoreAccess, takeouts: readonly Takeout[], place: RestockPlace): Restock | null {
+export function restockFor(store: StoreAccess, takeouts: readonly Takeout[], place: StockPlace): Restock | null {
   const needed = new Map<Id, Takeout & { total: number }>();
   for (const t of takeouts) {
     const id = String(t.product.id);
@@ -48,43 +37,12 @@ export function restockFor(store: StoreAccess, takeouts: readonly Takeout[], pla
     if (entry) entry.total += t.quantity;
     else needed.set(id, { ...t, total: t.quantity });
   }
-  const deliveries: { product: SimRecord; amount: number; unitPrice: number }[] = [];
+  const deliveries: StockLine[] = [];
   for (const [id, t] of needed) {
     const missing = t.total - Math.max(0, store.stockOf(place.warehouseId, id));
     if (missing <= 0) continue;
     const size = caseOf(t.product);
-    deliveries.push({ product: t.product, amount: (Math.ceil(missing / size) + 1) * size, unitPrice: t.unitPrice });
+    deliveries.push({ productId: id, quantity: (Math.ceil(missing / size) + 1) * size, unitPrice: t.unitPrice });
   }
-  if (deliveries.length === 0) return null;
-  const now = store.now();
-  const stockup = store.write('stockup', {
-    _t: 'stockup',
-    id_cash_register: place.registerId,
-    id_employee: place.employeeId,
-    id_shop: place.shopId,
-    id_warehouse: place.warehouseId,
-    stock_history_type: STOCK_HISTORY_TYPES.stockup,
-    id_supplier: null,
-    total_product_purchase_unit_price_tax_excl: deliveries.reduce((sum, d) => sum + Math.round(d.amount * d.unitPrice), 0),
-    date_stocked: now,
-    note: 'Doplnění zásob',
-    invoice_number: null,
-  });
-  const stockHistory = deliveries.map((d) =>
-    store.write('stock_history', {
-      _t: 'stock_history',
-      id_employee: place.employeeId,
-      id_shop: place.shopId,
-      id_warehouse: place.warehouseId,
-      id_record: d.product.id,
-      id_cash_register: place.registerId,
-      id_stockup: stockup.id,
-      stock_type: 1,
-      stock_history_type: STOCK_HISTORY_TYPES.stockup,
-      quanity: d.amount,
-      date_stocked: now,
-      product_purchase_unit_price_tax_excl: d.unitPrice,
-    }),
-  );
-  return { stockup, stockHistory };
+  return deliveries.length === 0 ? null : writeDelivery(store, place, deliveries, 'Doplnění zásob');
 }

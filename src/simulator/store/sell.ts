@@ -12,8 +12,8 @@ import type { SimRecord } from '../record.js';
 import type { ShopSales } from '../tenant/generate-tenant.js';
 import { PAYMENT_CODES } from '../tenant/payment-codes.js';
 import { CZK_PER_EUR, inShopCurrency, saleQuantity } from '../tenant/shop-profiles.js';
-import { STOCK_HISTORY_TYPES } from '../tenant/stock.js';
 import { restockFor, type Restock } from './restock.js';
+import { writeStockRow, type StockLine, type StockPlace } from './stock-writes.js';
 import type { StoreAccess } from './store-access.js';
 
 /** What to sell; everything is chosen at random (seeded) when left out. */
@@ -47,7 +47,7 @@ export function sell(store: StoreAccess, opts: SellOptions = {}): Sale {
   const restock = restockFor(
     store,
     lines.map((l) => ({ product: l.product, quantity: l.quantity, unitPrice: l.purchase })),
-    { warehouseId: till.warehouseId, shopId: till.shopId, registerId: till.registerId, employeeId: till.employeeId },
+    stockPlace(till),
   );
   // Each register numbers its own receipts.
   const serial = store.nextReceiptNumber(till.registerId);
@@ -176,21 +176,14 @@ function writeTransaction(store: StoreAccess, { refs, customerId, idPayment }: T
 }
 
 /** Writes the stock movement of line l out of the shop's warehouse. */
-function writeSaleMovement(store: StoreAccess, { employeeId, shopId, warehouseId, registerId }: Till, order: SimRecord, l: Line, now: number): SimRecord {
-  return store.write('stock_history', {
-    _t: 'stock_history',
-    id_employee: employeeId,
-    id_shop: shopId,
-    id_warehouse: warehouseId,
-    id_record: l.product.id,
-    id_cash_register: registerId,
-    id_order: order.id,
-    stock_type: 1,
-    stock_history_type: STOCK_HISTORY_TYPES.sale,
-    quanity: -l.quantity,
-    date_stocked: now,
-    product_purchase_unit_price_tax_excl: l.purchase,
-  });
+function writeSaleMovement(store: StoreAccess, till: Till, order: SimRecord, l: Line, now: number): SimRecord {
+  const line: StockLine = { productId: l.product.id as Id, quantity: -l.quantity, unitPrice: l.purchase };
+  return writeStockRow(store, stockPlace(till), line, { type: 'sale', idOrder: order.id as Id }, now);
+}
+
+/** Where the till's stock moves. */
+function stockPlace({ warehouseId, shopId, registerId, employeeId }: Till): StockPlace {
+  return { warehouseId, shopId, registerId, employeeId };
 }
 
 /** One order line: product, price (the shop's currency, x1000), quantity and amounts. */
