@@ -56,12 +56,6 @@ export async function fetchServedConnection(timeoutMs = 3_000): Promise<ServedCo
   }
 }
 
-/** Reads the dev server's `config.json` when it hands out a token too; undefined otherwise. */
-export async function fetchServedConfig(timeoutMs = 3_000): Promise<ConnectionWithToken | undefined> {
-  const served = await fetchServedConnection(timeoutMs);
-  return served?.token === undefined ? undefined : { baseUrl: served.baseUrl, tenant: served.tenant, token: served.token };
-}
-
 /** The connection used last time on this device (no token), if any. */
 export function rememberedConnection(): Connection | undefined {
   try {

@@ -10,7 +10,7 @@ import type { Mirror } from '../../src/mirror/create-mirror.js';
 import type { CollectionName } from '../../src/schema/collections.js';
 import type { Ledger, Writer } from './ledger.js';
 import type { CreateKind } from './operations.js';
-import { EDIT_FIELDS, HOT_RECORDS, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
+import { EDIT_FIELDS, HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
 import { liveRecords, pickAny, pickTarget } from './targets.js';
 
 /** The outcome of one user action: done, or nothing to do it on yet (an empty mirror, no conflict). */
@@ -28,7 +28,7 @@ export class DeviceEdits {
   async edit(step: number, collection: EditedCollection, field: string, hot: boolean, pick: number): Promise<EditOutcome> {
     const target = pickTarget(await this.live(collection), hot, pick);
     if (!target) return 'nothing-to-do';
-    const kind = EDIT_FIELDS[collection].find(([name]) => name === field)![1];
+    const kind = fieldKind(collection, field);
     const values = { [field]: uniqueValue(kind, this.writer, step) };
     await this.mirror().save(collection, { id: target.id, ...values });
     this.ledger.wrote(step, this.writer, collection, target.id, target, values);

@@ -7,7 +7,7 @@
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { Ledger } from './ledger.js';
-import { EDIT_FIELDS, HOT_RECORDS, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
+import { HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
 import { liveRecords, pickAny, pickTarget } from './targets.js';
 
 /** What the registers did. */
@@ -35,7 +35,7 @@ export class Registers {
   edit(step: number, collection: EditedCollection, field: string, hot: boolean, pick: number): boolean {
     const target = pickTarget(liveRecords(collection, this.sim.store.list(collection)), hot, pick);
     if (!target) return false;
-    const kind = EDIT_FIELDS[collection].find(([name]) => name === field)![1];
+    const kind = fieldKind(collection, field);
     const values = { [field]: uniqueValue(kind, 'register', step) };
     const id = String(target.id);
     if (collection === 'products') this.sim.store.editProduct(id, values);

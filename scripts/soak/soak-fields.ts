@@ -45,9 +45,10 @@ export function uniqueValue(kind: 'text' | 'number', writer: Writer, step: numbe
   return `${w === 0 ? 'r' : `d${w}`}#${step}${part === 0 ? '' : `.${part}`}`;
 }
 
-/** The field of `collection` at `pick` (0..1) and its kind. */
-export function fieldAt(collection: EditedCollection, pick: number): readonly [string, 'text' | 'number'] {
-  const fields = EDIT_FIELDS[collection];
-  return fields[Math.min(fields.length - 1, Math.floor(pick * fields.length))]!;
+/** The kind of value the soak writes into `field` of `collection` (one of its EDIT_FIELDS). */
+export function fieldKind(collection: EditedCollection, field: string): 'text' | 'number' {
+  const found = EDIT_FIELDS[collection].find(([name]) => name === field);
+  if (!found) throw new Error(`soak: ${collection}.${field} is not a field the soak edits`);
+  return found[1];
 }
 
