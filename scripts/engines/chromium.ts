@@ -1,0 +1,100 @@
+/**
+ * Chromium from Debian (`/usr/bin/chromium`, `CHROMIUM_PATH` overrides), driven by playwright-core
+ * over CDP with a fresh profile per launch.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import type { EngineBrowser, EngineTab, LaunchOptions } from './engine.js';
+import { matching, signalAll } from './processes.js';
+import { requireBinary } from './require-binary.js';
+
+/** Where the browser is; `CHROMIUM_PATH` overrides. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Flags for a closed network and a root user: no sandbox (root), no GPU, and none of the
+ * background connections to Google's hosts that this machine refuses.
+ */
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Launches Chromium with a fresh profile. */
+export async function launchChromium(options: LaunchOptions = {}): Promise<EngineBrowser> {
+  requireBinary(CHROMIUM_PATH, 'Chromium', 'chromium');
+  const profile = await mkdtemp(join(tmpdir(), 'pos-cloud-mirror-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ARGS,
+    locale: options.locale ?? 'en-US',
+    timezoneId: options.timezone ?? 'Europe/Prague',
+    viewport: options.viewport ?? { width: 1280, height: 860 },
+  });
+  const version = `Chromium ${context.browser()?.version() ?? (await versionOf(context.pages()[0] ?? (await context.newPage())))}`;
+  // The first, blank page the persistent context opens with is not a tab of the caller's.
+  for (const page of context.pages()) await page.close();
+  let stopped: number[] = [];
+  return {
+    engine: 'chromium',
+    version,
+    async newTab() {
+      return chromiumTab(await context.newPage());
+    },
+    async suspend(suspended) {
+      if (suspended) stopped = matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
+      signalAll(stopped, suspended);
+      if (!suspended) stopped = [];
+    },
+    async close() {
+      signalAll(stopped, false);
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+async function versionOf(page: Page): Promise<string> {
+  const agent = await page.evaluate(() => navigator.userAgent);
+  return /Chrome\/([\d.]+)/.exec(agent)?.[1] ?? 'unknown';
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze). */
+function chromiumTab(page: Page): EngineTab {
+  const cdp = page.context().newCDPSession(page);
+  return {
+    engine: 'chromium',
+    async goto(url) {
+      await page.goto(url, { waitUntil: 'load' });
+    },
+    async reload() {
+      await page.reload({ waitUntil: 'load' });
+    },
+    evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+    async addScript(code) {
+      await page.addScriptTag({ content: code });
+    },
+    async click(selector) {
+      await page.click(selector);
+    },
+    async fill(selector, value) {
+      await page.fill(selector, value);
+    },
+    async screenshot(path) {
+      await page.screenshot({ path, fullPage: true });
+    },
+    async setOffline(offline) {
+      await (await cdp).send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    },
+    async freeze(frozen) {
+      await (await cdp).send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
+    },
+    async close() {
+      await page.close({ runBeforeUnload: false });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * One shape for the three browser engines the package is proven in (Chromium, Firefox, WebKit),
+ * so that a test, a benchmark or the browser soak is written once and runs in each. Every engine
+ * is the real one from Debian's packages, driven through a well-kept client of its automation
+ * protocol: Chromium by playwright-core (CDP), Firefox by puppeteer-core (WebDriver BiDi), WebKit
+ * (WebKitGTK's MiniBrowser) by webdriverio (W3C WebDriver, through WebKitWebDriver, under Xvfb).
+ *
+ * What a page does is always page code (`evaluate`), so it is the same in every engine; what an
+ * engine cannot do (emulate being offline, freeze one tab) is absent from its tab, and callers
+ * fall back to what works everywhere (cutting the server, suspending the browser's processes).
+ */
+
+/** The engines, by the name of their family. */
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
+
+/** Every engine, in the order the suites run them. */
+export const ENGINE_NAMES: readonly EngineName[] = ['chromium', 'firefox', 'webkit'];
+
+/** How a browser is started. */
+export interface LaunchOptions {
+  /**
+   * The language the browser reports (`navigator.language`) and formats with, as a device set to it
+   * would: a BCP 47 tag (`en-US`, `cs-CZ`), or a POSIX locale name as some platforms report it
+   * (`C`: WebKitGTK started under `LANG=C.UTF-8` says `navigator.language === "C"`, a tag `Intl`
+   * refuses). Only WebKit can be started under a POSIX name.
+   * @default 'en-US'
+   */
+  locale?: string;
+  /** IANA time zone of the browser. @default 'Europe/Prague' */
+  timezone?: string;
+  /** Width and height of each tab's viewport. @default { width: 1280, height: 860 } */
+  viewport?: { width: number; height: number };
+}
+
+/** A running browser with one profile: its tabs share IndexedDB, Web Locks and BroadcastChannel. */
+export interface EngineBrowser {
+  readonly engine: EngineName;
+  /** Product and version as the browser reports it, e.g. `Firefox 153.7.0esr`. */
+  readonly version: string;
+  /** Opens a new tab (a window in WebKit) on `about:blank`. */
+  newTab(): Promise<EngineTab>;
+  /**
+   * Stops (`true`) or resumes (`false`) every page process of the browser with SIGSTOP/SIGCONT: a
+   * laptop lid closed and opened. Timers, network answers and page code all wait; nothing is lost.
+   */
+  suspend(suspended: boolean): Promise<void>;
+  /** Closes every tab and the browser, and removes its profile. */
+  close(): Promise<void>;
+}
+
+/** A value that crosses into a page and back: JSON-like data. */
+export type PageValue = string | number | boolean | null | undefined | PageValue[] | { [key: string]: PageValue };
+
+/** One tab of an {@link EngineBrowser}. */
+export interface EngineTab {
+  readonly engine: EngineName;
+  /** Navigates and waits for the page's `load`. */
+  goto(url: string): Promise<void>;
+  /** Reloads and waits for the page's `load`. */
+  reload(): Promise<void>;
+  /**
+   * Runs `fn(arg)` in the page and returns its (awaited) result. `fn` is serialised: it must not
+   * close over anything of the caller, and its argument and result must be JSON-like.
+   */
+  evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  /** Runs a classic script in the page (a bundle from `bundleForBrowser`). */
+  addScript(code: string): Promise<void>;
+  /** Clicks the first element matching `selector`. */
+  click(selector: string): Promise<void>;
+  /** Replaces the value of the input matching `selector` as typing would (input events fire). */
+  fill(selector: string, value: string): Promise<void>;
+  /** Saves a PNG of the page. */
+  screenshot(path: string): Promise<void>;
+  /** Emulates this tab losing (`true`) and regaining its network, where the engine can. */
+  setOffline?(offline: boolean): Promise<void>;
+  /** Freezes (`true`) and thaws this tab's page lifecycle, timers included, where the engine can. */
+  freeze?(frozen: boolean): Promise<void>;
+  /** Closes the tab as a person would (the page gets no chance to finish what it was doing). */
+  close(): Promise<void>;
+}

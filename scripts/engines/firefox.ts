@@ -1,0 +1,90 @@
+/**
+ * Firefox ESR from Debian (`/usr/bin/firefox-esr`, `FIREFOX_PATH` overrides), driven by
+ * puppeteer-core over WebDriver BiDi, headless, with a fresh profile per launch.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Page } from 'puppeteer-core';
+import type { EngineBrowser, EngineTab, LaunchOptions } from './engine.js';
+import { descendants, signalAll } from './processes.js';
+import { requireBinary } from './require-binary.js';
+
+/** Where the browser is; `FIREFOX_PATH` overrides. */
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/** Launches Firefox with a fresh profile. */
+export async function launchFirefox(options: LaunchOptions = {}): Promise<EngineBrowser> {
+  requireBinary(FIREFOX_PATH, 'Firefox ESR', 'firefox-esr');
+  const locale = options.locale ?? 'en-US';
+  const profile = await mkdtemp(join(tmpdir(), 'pos-cloud-mirror-firefox-'));
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    userDataDir: profile,
+    env: { ...process.env, TZ: options.timezone ?? 'Europe/Prague' },
+    defaultViewport: options.viewport ?? { width: 1280, height: 860 },
+    extraPrefsFirefox: {
+      // The language a device set to `locale` reports and formats with.
+      'intl.accept_languages': locale,
+      'intl.locale.requested': locale,
+      'javascript.use_us_english_locale': false,
+      // No update checks or telemetry: the machine's network is closed.
+      'app.update.enabled': false,
+      'toolkit.telemetry.enabled': false,
+    },
+  });
+  const version = (await browser.version()).replace(/^firefox\//i, 'Firefox ');
+  const root = browser.process()?.pid;
+  let stopped: number[] = [];
+  return {
+    engine: 'firefox',
+    version,
+    async newTab() {
+      return firefoxTab(await browser.newPage());
+    },
+    async suspend(suspended) {
+      if (root === undefined) throw new Error('Firefox: the browser process is not known, it cannot be suspended');
+      if (suspended) stopped = descendants(root, /-contentproc.*\btab\b/);
+      signalAll(stopped, suspended);
+      if (!suspended) stopped = [];
+    },
+    async close() {
+      signalAll(stopped, false);
+      await browser.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+function firefoxTab(page: Page): EngineTab {
+  return {
+    engine: 'firefox',
+    async goto(url) {
+      await page.goto(url, { waitUntil: 'load' });
+    },
+    async reload() {
+      await page.reload({ waitUntil: 'load' });
+    },
+    evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+    async addScript(code) {
+      await page.addScriptTag({ content: code });
+    },
+    async click(selector) {
+      await page.click(selector);
+    },
+    async fill(selector, value) {
+      await page.locator(selector).fill(value);
+    },
+    async screenshot(path) {
+      await page.screenshot({ path: path as `${string}.png`, fullPage: true });
+    },
+    async setOffline(offline) {
+      await page.setOfflineMode(offline);
+    },
+    async close() {
+      await page.close({ runBeforeUnload: false });
+    },
+  };
+}

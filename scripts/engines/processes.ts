@@ -1,0 +1,62 @@
+/**
+ * The page processes of a running browser, read from `/proc`, to suspend and resume them together
+ * (SIGSTOP, SIGCONT): what a closed laptop lid does to every tab at once.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+function processes(): ProcessInfo[] {
+  const out: ProcessInfo[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      out.push({ pid: Number(entry), ppid, cmdline });
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return out;
+}
+
+/** Every process below `root` (its children, theirs, and so on) whose command line matches `pattern`. */
+export function descendants(root: number, pattern: RegExp): number[] {
+  const all = processes();
+  const below = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) {
+      if (!below.has(p.pid) && below.has(p.ppid)) {
+        below.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((p) => p.pid !== root && below.has(p.pid) && pattern.test(p.cmdline)).map((p) => p.pid);
+}
+
+/** Every process whose command line matches `pattern` (for browsers whose root process is not ours to know). */
+export function matching(pattern: RegExp): number[] {
+  return processes()
+    .filter((p) => pattern.test(p.cmdline))
+    .map((p) => p.pid);
+}
+
+/** Sends SIGSTOP (`true`) or SIGCONT (`false`) to each of `pids` that still runs. */
+export function signalAll(pids: readonly number[], suspended: boolean): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, suspended ? 'SIGSTOP' : 'SIGCONT');
+    } catch {
+      // Gone already: a closed tab's process.
+    }
+  }
+}
