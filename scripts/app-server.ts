@@ -13,11 +13,12 @@
  * the end-to-end tests prove that the app starts with no server at all.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { PAGE_ERRORS_PATH, pageErrorsScript, type PageError } from './engines/page-errors.js';
 
 /** Options of {@link createAppServer}. */
 export interface AppServerOptions {
@@ -33,6 +34,11 @@ export interface AppServerOptions {
    * have it (the simulator's), a tenant. Omitted: 404 (the app then asks for address and token).
    */
   config?: { baseUrl?: string; token?: string; tenant?: string };
+  /**
+   * Called with each error a page reports (uncaught errors, unhandled rejections, `console.error`):
+   * when given, every HTML page served starts with the reporting script of `engines/page-errors.ts`.
+   */
+  pageErrors?: (error: PageError) => void;
   /** @default '127.0.0.1' */
   host?: string;
   /** @default 0 (a free port) */
@@ -72,12 +78,14 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
   const api = options.apiBaseUrl === undefined ? undefined : new URL(options.apiBaseUrl);
   const apiPath = api?.pathname.replace(/\/+$/, '');
   const host = options.host ?? '127.0.0.1';
+  const headScript = `<script>${pageErrorsScript()}</script>`;
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://app.invalid');
     if (api && apiPath !== undefined && (url.pathname === apiPath || url.pathname.startsWith(`${apiPath}/`))) return proxy(req, res, api);
     if (url.pathname === '/config.json') return sendConfig(res, options.config, apiPath);
-    void serveFile(root, url.pathname, res);
+    if (options.pageErrors && url.pathname === PAGE_ERRORS_PATH && req.method === 'POST') return receivePageError(req, res, options.pageErrors);
+    void serveFile(root, url.pathname, res, options.pageErrors ? headScript : undefined);
   };
 
   let server: Server = createServer(handle);
@@ -138,7 +146,22 @@ function proxy(req: IncomingMessage, res: ServerResponse, api: URL): void {
   req.pipe(upstream);
 }
 
-async function serveFile(root: string, pathname: string, res: ServerResponse): Promise<void> {
+/** Reads one reported {@link PageError} (a beacon: the page does not wait for the answer). */
+function receivePageError(req: IncomingMessage, res: ServerResponse, onError: (error: PageError) => void): void {
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => (body += chunk));
+  req.on('end', () => {
+    res.writeHead(204).end();
+    try {
+      onError(JSON.parse(body) as PageError);
+    } catch {
+      onError({ tab: '?', url: '?', kind: 'error', message: `an unreadable page error report: ${body.slice(0, 200)}` });
+    }
+  });
+}
+
+async function serveFile(root: string, pathname: string, res: ServerResponse, headScript?: string): Promise<void> {
   let path = normalize(join(root, decodeURIComponent(pathname)));
   if (path !== root && !path.startsWith(root + sep)) {
     res.writeHead(403).end();
@@ -159,6 +182,12 @@ async function serveFile(root: string, pathname: string, res: ServerResponse): P
     return;
   }
   const hashed = path.includes(`${sep}assets${sep}`);
+  if (headScript && extname(path) === '.html') {
+    // The reporting script runs before anything else of the page.
+    const html = (await readFile(path, 'utf8')).replace(/<head[^>]*>/i, (head) => `${head}${headScript}`);
+    res.writeHead(200, { 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache' }).end(html);
+    return;
+  }
   res.writeHead(200, {
     'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
     'Content-Length': info.size,

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import type { EngineBrowser, EngineTab, LaunchOptions } from './engine.js';
+import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { matching, signalAll } from './processes.js';
 import { requireBinary } from './require-binary.js';
 
@@ -39,7 +39,9 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
     engine: 'chromium',
     version,
     async newTab() {
-      return chromiumTab(await context.newPage());
+      const page = await context.newPage();
+      await page.addInitScript(NAME_HELPER);
+      return chromiumTab(page);
     },
     async suspend(suspended) {
       if (suspended) stopped = matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
@@ -83,6 +85,9 @@ function chromiumTab(page: Page): EngineTab {
     },
     async fill(selector, value) {
       await page.fill(selector, value);
+    },
+    async press(selector, key) {
+      await page.press(selector, key);
     },
     async screenshot(path) {
       await page.screenshot({ path, fullPage: true });

@@ -48,6 +48,12 @@ export interface EngineBrowser {
   close(): Promise<void>;
 }
 
+/**
+ * Defined in every page before its own scripts: code run through tsx keeps function names with
+ * calls to an `__name` helper, which a function sent to `evaluate` carries into the page.
+ */
+export const NAME_HELPER = 'globalThis.__name ??= (target) => target;';
+
 /** A value that crosses into a page and back: JSON-like data. */
 export type PageValue = string | number | boolean | null | undefined | PageValue[] | { [key: string]: PageValue };
 
@@ -69,6 +75,8 @@ export interface EngineTab {
   click(selector: string): Promise<void>;
   /** Replaces the value of the input matching `selector` as typing would (input events fire). */
   fill(selector: string, value: string): Promise<void>;
+  /** Focuses the element matching `selector` and presses `key` (a key name: `Enter`, `Tab`) on the real keyboard. */
+  press(selector: string, key: string): Promise<void>;
   /** Saves a PNG of the page. */
   screenshot(path: string): Promise<void>;
   /** Emulates this tab losing (`true`) and regaining its network, where the engine can. */

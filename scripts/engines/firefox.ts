@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Page } from 'puppeteer-core';
-import type { EngineBrowser, EngineTab, LaunchOptions } from './engine.js';
+import puppeteer, { type KeyInput, type Page } from 'puppeteer-core';
+import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { descendants, signalAll } from './processes.js';
 import { requireBinary } from './require-binary.js';
 
@@ -42,7 +42,9 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
     engine: 'firefox',
     version,
     async newTab() {
-      return firefoxTab(await browser.newPage());
+      const page = await browser.newPage();
+      await page.evaluateOnNewDocument(NAME_HELPER);
+      return firefoxTab(page);
     },
     async suspend(suspended) {
       if (root === undefined) throw new Error('Firefox: the browser process is not known, it cannot be suspended');
@@ -76,6 +78,10 @@ function firefoxTab(page: Page): EngineTab {
     },
     async fill(selector, value) {
       await page.locator(selector).fill(value);
+    },
+    async press(selector, key) {
+      await page.focus(selector);
+      await page.keyboard.press(key as KeyInput);
     },
     async screenshot(path) {
       await page.screenshot({ path: path as `${string}.png`, fullPage: true });

@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { remote } from 'webdriverio';
-import type { EngineBrowser, EngineTab, LaunchOptions } from './engine.js';
+import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { descendants, signalAll } from './processes.js';
 import { requireBinary } from './require-binary.js';
 import { display } from './xvfb.js';
@@ -77,6 +77,7 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       await session.switchToWindow(handle);
       return command();
     });
+  const keeper = session.getWindowHandle();
   let stopped: number[] = [];
   const version = `WebKitGTK ${String(session.capabilities.browserVersion ?? 'unknown')} (MiniBrowser)`;
   return {
@@ -84,7 +85,8 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
     version,
     async newTab() {
       // The session's first window stays open, blank, so that closing every tab never ends the session.
-      const handle = await serial(async () => (await session.createWindow('window')).handle);
+      // WebDriver opens a window from the current one, which must still be open: the keeper is.
+      const handle = await inWindow(await keeper, async () => (await session.createWindow('window')).handle);
       await inWindow(handle, () => session.setWindowSize(viewport.width, viewport.height));
       return webkitTab(session, handle, inWindow);
     },
@@ -123,7 +125,8 @@ function webkitTab(session: Session, handle: string, inWindow: InWindow): Engine
       // The page starts the work and keeps its outcome; nothing waits on it inside WebDriver.
       await run(() =>
         session.execute(
-          `const [arg, id] = arguments;
+          `${NAME_HELPER}
+           const [arg, id] = arguments;
            const jobs = (window.__engineJobs ??= {});
            const job = (jobs[id] = ['running']);
            Promise.resolve().then(() => (${fn.toString()})(arg)).then(
@@ -166,6 +169,12 @@ function webkitTab(session: Session, handle: string, inWindow: InWindow): Engine
     },
     async fill(selector, value) {
       await run(async () => (await session.$(selector)).setValue(value));
+    },
+    async press(selector, key) {
+      await run(async () => {
+        await (await session.$(selector)).click();
+        await session.keys(key);
+      });
     },
     async screenshot(path) {
       await run(() => session.saveScreenshot(path));

@@ -1,0 +1,55 @@
+/**
+ * What went wrong in a page, reported to the server that serves it, so that a tab that is closed
+ * or dies a moment later cannot take the evidence with it, and so that it works the same in every
+ * engine (WebDriver classic, which drives WebKit, has no console events).
+ *
+ * The app server puts {@link pageErrorsScript} first in every HTML page it serves when asked to
+ * (`createAppServer({ pageErrors })`): uncaught errors, unhandled rejections and `console.error`
+ * are sent to {@link PAGE_ERRORS_PATH} with `navigator.sendBeacon`, which outlives the page.
+ */
+
+/** One thing that went wrong in a page. */
+export interface PageError {
+  /** The tab it happened in: an id the page keeps in `sessionStorage`, so a reload keeps it. */
+  tab: string;
+  /** The page's address at the time. */
+  url: string;
+  kind: 'error' | 'unhandledrejection' | 'console.error';
+  message: string;
+}
+
+/** Where pages send their {@link PageError}s. */
+export const PAGE_ERRORS_PATH = '/__page-errors';
+
+/**
+ * The script the app server puts first in each page it serves. It is written as source text, not
+ * as a function turned into text: a transpiler that adds helpers to functions (tsx keeps names
+ * with `__name(...)`) would leave calls to them that the page does not have.
+ */
+export function pageErrorsScript(): string {
+  return `(() => {
+  const path = ${JSON.stringify(PAGE_ERRORS_PATH)};
+  let tab = sessionStorage.getItem('__pageErrorsTab');
+  if (!tab) {
+    tab = Math.random().toString(36).slice(2, 10);
+    sessionStorage.setItem('__pageErrorsTab', tab);
+  }
+  const seen = (window.__pageErrors = []);
+  const describe = (value) => {
+    if (value instanceof Error) return value.name + ': ' + value.message;
+    try { return typeof value === 'string' ? value : JSON.stringify(value); } catch { return String(value); }
+  };
+  const report = (kind, message) => {
+    const entry = { tab, url: location.href, kind, message };
+    seen.push(entry);
+    navigator.sendBeacon(path, JSON.stringify(entry));
+  };
+  addEventListener('error', (event) => report('error', event.error ? describe(event.error) : event.message));
+  addEventListener('unhandledrejection', (event) => report('unhandledrejection', describe(event.reason)));
+  const consoleError = console.error.bind(console);
+  console.error = (...args) => {
+    report('console.error', args.map(describe).join(' '));
+    consoleError(...args);
+  };
+})();`;
+}

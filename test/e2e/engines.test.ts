@@ -1,0 +1,122 @@
+/**
+ * The browser layer every browser suite stands on, in each engine: tabs of one profile share
+ * IndexedDB, page code runs and throws the same way, long page work does not hold the other tabs,
+ * and what goes wrong in a page reaches the server that served it, a closed tab's included.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppServer, type AppServer } from '../../scripts/app-server.js';
+import { launchEngine, selectedEngines, type EngineBrowser } from '../../scripts/engines/index.js';
+import type { PageError } from '../../scripts/engines/page-errors.js';
+import { waitUntil } from './dom.js';
+
+describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 }, (engine) => {
+  let browser: EngineBrowser;
+  let server: AppServer;
+  let root: string;
+  const errors: PageError[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'engine-page-'));
+    await writeFile(join(root, 'index.html'), '<!doctype html><html><head><title>page</title></head><body><input id="name"><button id="go" onclick="window.clicks = (window.clicks || 0) + 1">go</button></body></html>');
+    server = await createAppServer({ root, pageErrors: (error) => errors.push(error) });
+    browser = await launchEngine(engine);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('names the engine and its version', () => {
+    expect(browser.engine).toBe(engine);
+    expect(browser.version).toMatch(/^(Chromium|Firefox|WebKitGTK) \d+\.\d+/);
+  });
+
+  it('runs page code in tabs of one profile: a database one tab creates is seen by the other', async () => {
+    const first = await browser.newTab();
+    const second = await browser.newTab();
+    await first.goto(server.url);
+    await second.goto(server.url);
+    await first.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('shared-by-tabs', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('rows');
+          open.onsuccess = () => {
+            open.result.close();
+            resolve();
+          };
+          open.onerror = () => reject(open.error);
+        }),
+    );
+    expect(await second.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('shared-by-tabs');
+      open.onsuccess = () => {
+        resolve([...open.result.objectStoreNames]);
+        open.result.close();
+      };
+    }))).toEqual(['rows']);
+    await first.close();
+    await second.close();
+  });
+
+  it('returns what page code resolves to, rejects with what it throws, and does not hold one tab while another works', async () => {
+    const slow = await browser.newTab();
+    const quick = await browser.newTab();
+    await slow.goto(server.url);
+    await quick.goto(server.url);
+    const slowWork = slow.evaluate((ms) => new Promise((resolve) => setTimeout(() => resolve('slow done'), ms)), 1_500);
+    const started = Date.now();
+    expect(await quick.evaluate((n) => n * 2, 21)).toBe(42);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await slowWork).toBe('slow done');
+    await expect(quick.evaluate(() => Promise.reject(new Error('refused in the page')))).rejects.toThrow(/refused in the page/);
+    await slow.close();
+    await quick.close();
+  });
+
+  it('types, clicks and presses keys as a person would', async () => {
+    const tab = await browser.newTab();
+    await tab.goto(server.url);
+    await tab.fill('#name', 'Jana');
+    await tab.click('#go');
+    await tab.press('#name', 'Enter');
+    expect(await tab.evaluate(() => [(document.querySelector('#name') as HTMLInputElement).value, (window as unknown as { clicks: number }).clicks])).toEqual(['Jana', 1]);
+    await tab.close();
+  });
+
+  it('reports uncaught errors, unhandled rejections and console.error to the server, also from a tab closed right after', async () => {
+    errors.length = 0;
+    const tab = await browser.newTab();
+    await tab.goto(server.url);
+    await tab.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('thrown in a timer');
+      });
+      void Promise.reject(new Error('nobody caught this'));
+      console.error('said on the console');
+    });
+    await tab.close();
+    const kinds = await waitUntil('three reports', async () => errors.map((e) => `${e.kind}: ${e.message}`).sort(), (seen) => seen.length >= 3);
+    expect(kinds).toEqual(['console.error: said on the console', 'error: Error: thrown in a timer', 'unhandledrejection: Error: nobody caught this']);
+    expect(new Set(errors.map((e) => e.tab)).size).toBe(1);
+  });
+
+  it('suspends every page of the browser and resumes them, their timers late but intact', async () => {
+    const tab = await browser.newTab();
+    await tab.goto(server.url);
+    await tab.evaluate(() => {
+      (window as unknown as { ticks: number }).ticks = 0;
+      setInterval(() => (window as unknown as { ticks: number }).ticks++, 20);
+    });
+    await browser.suspend(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await browser.suspend(false);
+    expect(await tab.evaluate(() => (window as unknown as { ticks: number }).ticks)).toBeGreaterThan(0);
+    await tab.close();
+  });
+});
