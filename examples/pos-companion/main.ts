@@ -8,6 +8,7 @@ import { bootMirror, type BootedApp, type BootOptions } from '../shared/boot.js'
 import { badge, replace } from '../shared/dom.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { renderStatus } from '../shared/status-bar.js';
+import { renderStrandedNotice } from '../shared/stranded-notice.js';
 import { conflictsView } from './conflicts-view.js';
 import { customersView } from './customers-view.js';
 import { watchRegistersWhileLeader } from './latest-orders.js';
@@ -58,6 +59,8 @@ function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | und
       problemPanel: $('problem'),
       baseUrl: app.connection.baseUrl,
     }),
+    // Changes left unsent under an address the app was switched away from, with a way to send them here.
+    renderStrandedNotice(mirror, $('stranded'), locale),
     watchRegistersWhileLeader(mirror),
     showShopName(mirror),
     showConflictCount(mirror),
@@ -76,6 +79,10 @@ function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | und
             hasToken: () => client.hasToken,
             setToken: (token) => mirror.setToken(token),
             switchTo,
+            unsentEdits: () => {
+              const s = mirror.status.value;
+              return s.pendingPushes + s.rejected + s.conflicts;
+            },
           })
         : VIEWS[name]($('view'), mirror, locale);
   };
