@@ -67,7 +67,7 @@ async function main(): Promise<number> {
     // Edits a run under another address left in its own copy are said, never left silent.
     for (const copy of (await mirror.findStranded()) ?? []) {
       process.stderr.write(
-        `Not sent: ${copy.pending} edit(s) made under ${copy.baseUrl ?? copy.dbName} are kept in its own copy (database "${copy.dbName}" in ${dataDir}); ` +
+        `Not sent: ${copy.pending} edit(s) made under ${copy.baseUrl} are kept in its own copy (database "${copy.dbName}" in ${dataDir}); ` +
           'they go out once a mirror opens that copy (dbName) or takes them over (mirror.takeOverEdits)\n',
       );
     }

@@ -38,8 +38,9 @@ async function main(): Promise<void> {
     url.searchParams.delete('base');
     url.hash = '#sales';
     history.replaceState(null, '', url);
-    // Without a token, the connect form asks for one for the new address.
-    app = await bootMirror({ ...options, connection: { baseUrl, token, tenant: undefined } });
+    // Without a token, the connect form asks for one for the new address. The tenant stays: the
+    // same account at another address, whose mirror then finds the changes left under this one.
+    app = await bootMirror({ ...options, connection: { baseUrl, token, tenant: app.connection.tenant } });
     stopUi = startUi(app, switchTo);
   }
   document.documentElement.dataset.ready = 'true';

@@ -99,7 +99,7 @@ export function settingsView(el: HTMLElement, ctx: SettingsContext): () => void 
     token.value = '';
     if (url !== ctx.connection.baseUrl) {
       if (!remember.checked) setRememberAddress(false, ctx.connection);
-      else setRememberAddress(true, { baseUrl: url, tenant: undefined });
+      else setRememberAddress(true, { baseUrl: url, tenant: ctx.connection.tenant });
       await ctx.switchTo(url, value || undefined);
       return;
     }

@@ -15,7 +15,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** The address a copy belongs to, as a person knows it. */
 function addressOf(copy: StrandedCopy): string {
-  return copy.baseUrl ?? copy.dbName;
+  return copy.baseUrl;
 }
 
 /**

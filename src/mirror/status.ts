@@ -71,9 +71,10 @@ export interface SyncStatus {
    */
   failing: Partial<Record<CollectionName | 'categories', { name: string; message: string }>>;
   /**
-   * Other copies of the service's data in the same storage whose edits the server has not
-   * acknowledged: what a changed address leaves behind (the default database name follows the
-   * base URL and tenant, so another address opens another, fresh copy). Looked for when the
+   * Other copies of the service's data in the same storage (named after another base URL, with
+   * this mirror's tenant) whose edits the server has not acknowledged: what a changed address
+   * leaves behind (the default database name follows the base URL, so another address opens
+   * another, fresh copy). Looked for when the
    * mirror is made, and again by `findStranded()` and after `takeOverEdits()`. Push their edits
    * by opening that copy again (`createMirror({ dbName })`, with the address that works), or
    * hand them to this mirror (`takeOverEdits(dbName)`).

@@ -52,7 +52,7 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
 
   async function find(): Promise<StrandedCopy[] | undefined> {
     o.assertOpen('findStranded');
-    const copies = await findStrandedCopies({ indexedDB: factory, db: o.db });
+    const copies = await findStrandedCopies({ indexedDB: factory, db: o.db, tenant: o.options.tenant });
     if (!closed) o.setStatus({ stranded: copies });
     return copies;
   }

@@ -1,14 +1,14 @@
-import { DB_NAME_PREFIX, parseDbName } from '../db/db-name.js';
+import { parseDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { readCopyOutbox, type CopyOutbox } from './copy-outbox.js';
 import { isTaken, readAllTaken, type TakenEntry } from './taken-entries.js';
 
 /**
- * Another copy of the service's data in the same storage (a database of this library under
- * another name) that still holds edits the server has not acknowledged. It is what a changed
- * address leaves behind: the default database name follows the base URL (and tenant), so
- * `http://` to `https://`, a host alias or a proxy in front of the service open a fresh copy, and
- * the edits made in the old one are pushed only by a mirror that opens it again.
+ * Another copy of the service's data in the same storage (a database of this library named
+ * after another base URL, with the same tenant) that still holds edits the server has not
+ * acknowledged. It is what a changed address leaves behind: the default database name follows
+ * the base URL, so `http://` to `https://`, a host alias or a proxy in front of the service open
+ * a fresh copy, and the edits made in the old one are pushed only by a mirror that opens it again.
  *
  * Push them by opening that copy again (`createMirror({ ..., dbName })`, with the address that
  * works now), or hand them to the current mirror with `mirror.takeOverEdits(dbName)`.
@@ -16,10 +16,8 @@ import { isTaken, readAllTaken, type TakenEntry } from './taken-entries.js';
 export interface StrandedCopy {
   /** The copy's database name: give it as `dbName` to open it, or to `takeOverEdits`. */
   dbName: string;
-  /** The base URL its default name was made from (`undefined` for a name of the app's own). */
-  baseUrl: string | undefined;
-  /** The tenant its default name was made with, if any. */
-  tenant: string | undefined;
+  /** The base URL its name was made from (see `defaultDbName`). */
+  baseUrl: string;
   /**
    * Its edits not acknowledged by the server: every outbox entry, whether waiting, refused
    * (`rejected`), in conflict (`conflicts`) or sent without an answer (`unconfirmed`). Entries
@@ -55,13 +53,17 @@ export interface StrandedSearch {
   indexedDB: IDBFactory;
   /** The mirror's own database (its name is skipped; its record of entries taken over is read). */
   db: MirrorDb;
+  /** The mirror's `tenant` option: copies of another tenant are other accounts' (see `defaultDbName`), not left behind. */
+  tenant: string | undefined;
 }
 
 /**
  * The other copies in the same IndexedDB whose outbox holds edits (see {@link StrandedCopy}),
- * by name. Only databases with a default name (`pos-cloud-mirror:…`, see `defaultDbName`) are
- * looked at: a name the app chose does not change with the address. Each is read without being
- * written or upgraded (see `readCopyOutbox`); one that cannot be read is left out.
+ * by name. Only databases with a default name (`pos-cloud-mirror:<base URL>[#tenant]`, see
+ * `defaultDbName`) and the mirror's own tenant are looked at: a name the app chose does not
+ * change with the address, and another tenant's copy is another account's, which the app opens
+ * under its own tenant. Each is read without being written or upgraded (see `readCopyOutbox`);
+ * one that cannot be read is left out.
  *
  * Undefined where the runtime cannot list its databases (`indexedDB.databases()` is missing:
  * Firefox before 126); then nothing is known either way.
@@ -69,27 +71,26 @@ export interface StrandedSearch {
 export async function findStrandedCopies(search: StrandedSearch): Promise<StrandedCopy[] | undefined> {
   const factory = search.indexedDB as IDBFactory & { databases?: () => Promise<IDBDatabaseInfo[]> };
   if (typeof factory.databases !== 'function') return undefined;
-  const names = (await factory.databases())
-    .map((info) => info.name)
-    .filter((name): name is string => typeof name === 'string' && name.startsWith(DB_NAME_PREFIX) && name !== search.db.name)
-    .sort();
+  const names = new Map<string, string>();
+  for (const { name } of await factory.databases()) {
+    const parsed = typeof name === 'string' && name !== search.db.name ? parseDbName(name) : undefined;
+    if (parsed && parsed.tenant === search.tenant) names.set(name!, parsed.baseUrl);
+  }
   const taken = await readAllTaken(search.db).catch(() => new Map<string, TakenEntry[]>());
   const copies: StrandedCopy[] = [];
-  for (const name of names) {
+  for (const [name, baseUrl] of [...names].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const outbox = await readCopyOutbox(factory, name).catch(() => undefined);
-    const copy = outbox && summarize(name, outbox, taken.get(name) ?? []);
+    const copy = outbox && summarize(name, baseUrl, outbox, taken.get(name) ?? []);
     if (copy && copy.pending + copy.takenOver > 0) copies.push(copy);
   }
   return copies;
 }
 
 /** A copy's outbox in figures, entries already taken over counted apart. */
-function summarize(dbName: string, outbox: CopyOutbox, taken: readonly TakenEntry[]): StrandedCopy {
-  const parsed = parseDbName(dbName);
+function summarize(dbName: string, baseUrl: string, outbox: CopyOutbox, taken: readonly TakenEntry[]): StrandedCopy {
   const copy: StrandedCopy = {
     dbName,
-    baseUrl: parsed?.baseUrl,
-    tenant: parsed?.tenant,
+    baseUrl,
     pending: 0,
     rejected: 0,
     conflicts: 0,

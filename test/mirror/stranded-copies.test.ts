@@ -56,10 +56,16 @@ describe('copies of the service left under another address', () => {
     await old.save('customers', { company: 'Stranded s.r.o.', email: null });
     await old.save('warehouses', { name: 'Sklad u starého nádraží' });
     await old.close();
-    // A copy with nothing to push (another tenant's, here) is not reported.
-    const clean = mirrorAt(sim.baseUrl, factory, { tenant: 'another-shop' });
-    await clean.db.open();
+    // A copy under a third address with nothing to push is not reported.
+    const third = await startKillProxy(sim.baseUrl);
+    const clean = mirrorAt(third.baseUrl, factory);
+    await clean.syncNow();
     await clean.close();
+    await third.close();
+    // Nor is another tenant's copy: another account's data, which the app opens under that tenant.
+    const otherTenant = mirrorAt(sim.baseUrl, factory, { tenant: 'another-shop' });
+    await otherTenant.save('warehouses', { name: 'Sklad jiného účtu' });
+    await otherTenant.close();
     const before = await rawOutbox(factory, defaultDbName(sim.baseUrl));
 
     // Now it goes through a proxy: another address, another (fresh) database.
@@ -70,7 +76,6 @@ describe('copies of the service left under another address', () => {
       {
         dbName: defaultDbName(sim.baseUrl),
         baseUrl: sim.baseUrl,
-        tenant: undefined,
         pending: 3,
         rejected: 0,
         conflicts: 0,
@@ -83,6 +88,10 @@ describe('copies of the service left under another address', () => {
     ]);
     expect(await rawOutbox(factory, defaultDbName(sim.baseUrl))).toEqual(before);
     expect(await current.findStranded()).toEqual(stranded);
+
+    // The other tenant's mirror under the new address sees that tenant's copy only.
+    const otherCurrent = mirrorAt(proxy.baseUrl, factory, { tenant: 'another-shop' });
+    expect(await strandedOf(otherCurrent)).toMatchObject([{ dbName: defaultDbName(sim.baseUrl, 'another-shop'), baseUrl: sim.baseUrl, pending: 1 }]);
   });
 });
 
@@ -96,18 +105,18 @@ describe('reading a copy at another schema version', () => {
     older.version(1).stores(buildStores());
     await older.table('_sync_outbox').add(entry);
     older.close();
-    const newer = new Dexie('pos-cloud-mirror:https://new.example/api#shop-2', { indexedDB: factory, IDBKeyRange });
+    const newer = new Dexie('pos-cloud-mirror:https://new.example/api', { indexedDB: factory, IDBKeyRange });
     newer.version(12).stores({ ...buildStores(), _sync_inflight: '++key', _sync_future: 'key' });
     await newer.table('_sync_outbox').add({ ...entry, state: 'conflict' });
     newer.close();
 
     const current = mirrorAt(sim.baseUrl, factory);
     expect(await strandedOf(current)).toMatchObject([
-      { dbName: 'pos-cloud-mirror:http://old.example/api', baseUrl: 'http://old.example/api', tenant: undefined, pending: 1, rejected: 1, schemaVersion: 1 },
-      { dbName: 'pos-cloud-mirror:https://new.example/api#shop-2', baseUrl: 'https://new.example/api', tenant: 'shop-2', pending: 1, conflicts: 1, schemaVersion: 12 },
+      { dbName: 'pos-cloud-mirror:http://old.example/api', baseUrl: 'http://old.example/api', pending: 1, rejected: 1, schemaVersion: 1 },
+      { dbName: 'pos-cloud-mirror:https://new.example/api', baseUrl: 'https://new.example/api', pending: 1, conflicts: 1, schemaVersion: 12 },
     ]);
     const versions = Object.fromEntries((await factory.databases()).map((d) => [d.name, d.version]));
     expect(versions['pos-cloud-mirror:http://old.example/api']).toBe(10);
-    expect(versions['pos-cloud-mirror:https://new.example/api#shop-2']).toBe(120);
+    expect(versions['pos-cloud-mirror:https://new.example/api']).toBe(120);
   });
 });
