@@ -3,40 +3,26 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
 import { buildStores } from '../../src/db/stores.js';
-import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
 import type { MirrorOptions } from '../../src/mirror/options.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startKillProxy, type KillProxy } from '../node/kill-proxy.js';
+import { addressMirrors } from './address-mirrors.js';
 import { waitFor } from './fixture.js';
 import { rawOutbox } from './raw-database.js';
 
 let sim: Simulator | undefined;
 let proxy: KillProxy | undefined;
-const mirrors: Mirror[] = [];
+const mirrors = addressMirrors();
 afterEach(async () => {
-  for (const m of mirrors.splice(0)) await m.close();
+  await mirrors.closeAll();
   await proxy?.close();
   await sim?.close();
   sim = proxy = undefined;
 });
 
 /** A mirror of the simulator at `baseUrl`, its database named after that address (the default), in `factory`. */
-function mirrorAt(baseUrl: string, factory: IDBFactory, extra: Partial<MirrorOptions> = {}): Mirror {
-  const mirror = createMirror({
-    baseUrl,
-    token: sim!.token,
-    userAgent: 'pos-cloud-mirror tests (stranded copies)',
-    indexedDB: factory,
-    IDBKeyRange,
-    collections: ['customers', 'warehouses'],
-    categories: false,
-    pollIntervalMs: 60_000,
-    retry: { limit: 2, baseDelayMs: 1, backoffLimit: 5 },
-    ...extra,
-  });
-  mirrors.push(mirror);
-  return mirror;
-}
+const mirrorAt = (baseUrl: string, factory: IDBFactory, extra: Partial<MirrorOptions> = {}): Mirror => mirrors.at(sim!, baseUrl, factory, extra);
 
 /** The list of stranded copies once the mirror's first look is done. */
 async function strandedOf(mirror: Mirror) {

@@ -4,20 +4,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
 import { MirrorDb } from '../../src/db/mirror-db.js';
 import { PosCloudError, StorageError, ValidationError } from '../../src/errors/index.js';
-import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
-import type { MirrorOptions } from '../../src/mirror/options.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
 import { takeOverEdits } from '../../src/mirror/take-over-edits.js';
 import type { CollectionName } from '../../src/schema/collections.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startKillProxy, type KillProxy } from '../node/kill-proxy.js';
+import { addressMirrors } from './address-mirrors.js';
 import { waitFor } from './fixture.js';
 import { rawOutbox } from './raw-database.js';
 
-let sims: Simulator[] = [];
+const sims: Simulator[] = [];
 let proxy: KillProxy | undefined;
-const mirrors: Mirror[] = [];
+const mirrors = addressMirrors();
 afterEach(async () => {
-  for (const m of mirrors.splice(0)) await m.close();
+  await mirrors.closeAll();
   await proxy?.close();
   for (const s of sims.splice(0)) await s.close();
   proxy = undefined;
@@ -31,23 +31,7 @@ async function simulator(seed = 3): Promise<Simulator> {
   return sim;
 }
 
-/** A mirror of `sim` at `baseUrl`, its database named after that address (the default), in `factory`. */
-function mirrorAt(sim: Simulator, baseUrl: string, factory: IDBFactory, extra: Partial<MirrorOptions> = {}): Mirror {
-  const mirror = createMirror({
-    baseUrl,
-    token: sim.token,
-    userAgent: 'pos-cloud-mirror tests (take over edits)',
-    indexedDB: factory,
-    IDBKeyRange,
-    collections: COLLECTIONS,
-    categories: false,
-    pollIntervalMs: 60_000,
-    retry: { limit: 2, baseDelayMs: 1, backoffLimit: 5 },
-    ...extra,
-  });
-  mirrors.push(mirror);
-  return mirror;
-}
+const mirrorAt = mirrors.at;
 
 /** Live customers of the mirror that no one has edited in the test yet. */
 async function serverCustomers(mirror: Mirror): Promise<string[]> {
