@@ -11,20 +11,20 @@ export function leaderLockName(dbName: string): string {
 const MOVE_LEASE_MS = 60_000;
 
 /**
- * Runs `work` as the leader of another copy (`db`), so that no tab, worker or mirror syncs that
- * copy while its edits move: one that pushed them meanwhile would push them a second time. With
- * Web Locks the copy's leader lock is taken without waiting; where they are missing, its lease.
- * A copy another instance leads now is refused with a `PosCloudError` saying so.
+ * Opens another copy (`open`) and runs `work` on it as that copy's leader, so that no tab,
+ * worker or mirror syncs the copy while its edits move: one that pushed them meanwhile would
+ * push them a second time. With Web Locks the copy's leader lock is taken (without waiting)
+ * before the copy is opened; where they are missing, its lease, once it is open. A copy another
+ * instance leads now is refused with a `PosCloudError` saying so.
  */
-export async function asLeaderOf<T>(db: MirrorDb, env: SyncEnvironment, work: () => Promise<T>): Promise<T> {
-  const busy = () =>
-    new PosCloudError(`takeOverEdits ${JSON.stringify(db.name)}: another tab, worker or mirror syncs that copy now; close it (or wait for it to stop) and try again`);
+export async function asLeaderOf<T>(dbName: string, env: SyncEnvironment, open: () => Promise<MirrorDb>, work: (db: MirrorDb) => Promise<T>): Promise<T> {
+  const busy = () => new PosCloudError(`takeOverEdits ${JSON.stringify(dbName)}: another tab, worker or mirror syncs that copy now; close it (or wait for it to stop) and try again`);
   if (env.locks) {
     let result: { value: T } | { error: unknown } | undefined;
-    await env.locks.request(leaderLockName(db.name), { ifAvailable: true }, async (lock) => {
+    await env.locks.request(leaderLockName(dbName), { ifAvailable: true }, async (lock) => {
       if (lock === null) return;
       try {
-        result = { value: await work() };
+        result = { value: await work(await open()) };
       } catch (error) {
         result = { error };
       }
@@ -33,10 +33,11 @@ export async function asLeaderOf<T>(db: MirrorDb, env: SyncEnvironment, work: ()
     if ('error' in result) throw result.error;
     return result.value;
   }
+  const db = await open();
   const owner = `take-over-${env.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   if (!(await tryLease(db, owner, env.now(), MOVE_LEASE_MS))) throw busy();
   try {
-    return await work();
+    return await work(db);
   } finally {
     await giveBackLease(db, owner);
   }

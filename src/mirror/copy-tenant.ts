@@ -1,24 +1,58 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import { ValidationError } from '../errors/index.js';
 import { COLLECTIONS } from '../schema/collections.js';
+import { openExisting } from './copy-outbox.js';
 
 /** Records read per collection to learn a copy's tenant. */
 const SAMPLE = 10;
 
 /**
- * The tenant ids (`id_c`) of the server records a copy holds, from a few records of each
+ * The tenant ids (`id_c`) of the server records this mirror holds, from a few records of each
  * collection. Records created on the device and never pulled back (`_v` 0) are left out: only
  * what the service sent says whose data it is.
  */
 export async function tenantsOf(db: MirrorDb): Promise<Set<string>> {
   const tenants = new Set<string>();
   for (const collection of COLLECTIONS) {
-    for (const record of await db.collection(collection).limit(SAMPLE).toArray()) {
-      const idC = record.id_c;
-      if (record._v > 0 && typeof idC === 'string' && idC !== '0') tenants.add(idC);
-    }
+    for (const record of await db.collection(collection).limit(SAMPLE).toArray()) addTenant(tenants, record);
   }
   return tenants;
+}
+
+/**
+ * {@link tenantsOf} another copy, `name` in `factory`, read as it is (no version asked, nothing
+ * written or upgraded: a copy refused for its tenant is left exactly as it was). Empty when
+ * there is no such database.
+ */
+export async function tenantsOfCopy(factory: IDBFactory, name: string): Promise<Set<string>> {
+  const tenants = new Set<string>();
+  const db = await openExisting(factory, name);
+  if (!db) return tenants;
+  try {
+    const stores = COLLECTIONS.filter((c) => db.objectStoreNames.contains(c));
+    if (stores.length === 0) return tenants;
+    const tx = db.transaction(stores, 'readonly');
+    const pages = await Promise.all(
+      stores.map(
+        (store) =>
+          new Promise<unknown[]>((resolve, reject) => {
+            const request = tx.objectStore(store).getAll(null, SAMPLE);
+            request.onsuccess = () => resolve(request.result as unknown[]);
+            request.onerror = () => reject(request.error);
+          }),
+      ),
+    );
+    for (const record of pages.flat()) addTenant(tenants, record);
+    return tenants;
+  } finally {
+    db.close();
+  }
+}
+
+/** Adds the record's tenant id, when it is a record the service sent. */
+function addTenant(tenants: Set<string>, record: unknown): void {
+  const { _v, id_c: idC } = (record ?? {}) as { _v?: unknown; id_c?: unknown };
+  if (typeof _v === 'number' && _v > 0 && typeof idC === 'string' && idC !== '0') tenants.add(idC);
 }
 
 /**

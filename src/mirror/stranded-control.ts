@@ -4,7 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { asLeaderOf } from './copy-lead.js';
 import { readCopyOutbox } from './copy-outbox.js';
-import { assertSameTenant, tenantsOf } from './copy-tenant.js';
+import { assertSameTenant, tenantsOf, tenantsOfCopy } from './copy-tenant.js';
 import { mirrorDatabase } from './mirror-database.js';
 import type { MirrorOptions } from './options.js';
 import { touchOutbox } from './outbox-touch.js';
@@ -69,27 +69,19 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
   }
 
   async function takeOverNow(dbName: string): Promise<TakeOverReport> {
-    const other = await openCopy(dbName);
-    const report = await asLeaderOf(other, o.env, async () => {
-      assertSameTenant(await tenantsOf(o.db), await tenantsOf(other), dbName);
-      return takeOverEdits({ current: o.db, other, collections: o.collections });
-    });
+    // Everything that can refuse the copy is checked reading it as it is: a copy refused is left untouched.
+    await assertTakeable(dbName);
+    const report = await asLeaderOf(dbName, o.env, () => openCopy(dbName), (other) => takeOverEdits({ current: o.db, other, collections: o.collections }));
     if (report.taken > 0) touchOutbox(o.db, o.env.now());
     await find().catch(() => undefined);
     return report;
   }
 
   /**
-   * The copy `dbName` as a mirror database, opened through the mirror's own storage (in Node a
-   * file storage journals what the take-over writes there). One written by a newer version of
-   * the library is refused, as `createMirror` refuses it, before anything is opened.
+   * Refuses a copy that is not there, one written by a newer version of the library (as
+   * `createMirror` refuses it), and one of another tenant, reading it without writing it.
    */
-  async function openCopy(dbName: string): Promise<MirrorDb> {
-    const known = opened.get(dbName);
-    if (known) {
-      if (!known.isOpen()) await known.open();
-      return known;
-    }
+  async function assertTakeable(dbName: string): Promise<void> {
     const outbox = await readCopyOutbox(factory, dbName);
     if (!outbox) {
       const message = 'no mirror database of that name in this storage';
@@ -101,9 +93,21 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
         { path: dbName, problem: 'newer-version' },
       );
     }
-    const db = mirrorDatabase(dbName, o.options);
-    opened.set(dbName, db);
-    await db.open();
+    assertSameTenant(await tenantsOf(o.db), await tenantsOfCopy(factory, dbName), dbName);
+  }
+
+  /**
+   * The copy `dbName` as a mirror database (an older one is upgraded, as opening it would),
+   * opened through the mirror's own storage, so that in Node a file storage journals what the
+   * take-over writes there.
+   */
+  async function openCopy(dbName: string): Promise<MirrorDb> {
+    let db = opened.get(dbName);
+    if (!db) {
+      db = mirrorDatabase(dbName, o.options);
+      opened.set(dbName, db);
+    }
+    if (!db.isOpen()) await db.open();
     return db;
   }
 

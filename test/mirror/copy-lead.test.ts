@@ -42,30 +42,32 @@ describe('taking the lead of another copy while its edits move', () => {
     const env: SyncEnvironment = { ...defaultEnvironment(), locks };
     const db = copy();
     let heldDuring = false;
-    expect(await asLeaderOf(db, env, async () => (heldDuring = locks.held.has(leaderLockName(db.name))))).toBe(true);
+    const open = async () => db;
+    expect(await asLeaderOf(db.name, env, open, async () => (heldDuring = locks.held.has(leaderLockName(db.name))))).toBe(true);
     expect(heldDuring).toBe(true);
     expect(locks.held.size).toBe(0);
 
     let ran = false;
     await locks.request(leaderLockName(db.name), {}, async () => {
-      const error = await asLeaderOf(db, env, async () => (ran = true)).catch((e: unknown) => e);
+      const error = await asLeaderOf(db.name, env, open, async () => (ran = true)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PosCloudError);
       expect((error as Error).message).toContain('another tab, worker or mirror syncs that copy now');
     });
     expect(ran).toBe(false);
     // A move that fails gives the lock back and says why.
-    await expect(asLeaderOf(db, env, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+    await expect(asLeaderOf(db.name, env, open, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
     expect(locks.held.size).toBe(0);
   });
 
   it('takes the lease where Web Locks are missing, gives it back after, and refuses while another instance holds one', async () => {
     const env: SyncEnvironment = { ...defaultEnvironment(), locks: undefined };
     const db = copy();
-    await asLeaderOf(db, env, async () => {
+    const open = async () => db;
+    await asLeaderOf(db.name, env, open, async () => {
       expect((await db._sync_meta.get('leader'))?.value).toMatchObject({ owner: expect.stringMatching(/^take-over-/) });
     });
     expect(await db._sync_meta.get('leader')).toBeUndefined();
     await db._sync_meta.put({ key: 'leader', value: { owner: 'a running tab', expiresAt: Date.now() + 10_000 } });
-    await expect(asLeaderOf(db, env, async () => undefined)).rejects.toThrow(PosCloudError);
+    await expect(asLeaderOf(db.name, env, open, async () => undefined)).rejects.toThrow(PosCloudError);
   });
 });

@@ -1,8 +1,11 @@
-import type { DBCore, Middleware } from 'dexie';
+import { Dexie, type DBCore, type Middleware } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
 import { MirrorDb } from '../../src/db/mirror-db.js';
+import { buildStores, INFLIGHT_STORE, QUARANTINE_STORE } from '../../src/db/stores.js';
+import type { OutboxEntry, StoredRecord } from '../../src/db/sync-rows.js';
+import { SYNC_TABLES } from '../../src/db/table-names.js';
 import { PosCloudError, StorageError, ValidationError } from '../../src/errors/index.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
 import { takeOverEdits } from '../../src/mirror/take-over-edits.js';
@@ -227,6 +230,30 @@ describe('takeOverEdits', () => {
     expect(await current.pending()).toEqual([]);
   });
 
+  it('takes the edits of a copy an older version of the library wrote, upgrading it, and leaves an older copy of another tenant at its version', async () => {
+    const sim = await simulator(3);
+    const stranger = await simulator(4);
+    const factory = new IDBFactory();
+    const ours = await olderCopy(factory, 'pos-cloud-mirror:http://old.example/api', sim);
+    const theirs = await olderCopy(factory, 'pos-cloud-mirror:http://other.example/api', stranger);
+    const current = mirrorAt(sim, sim.baseUrl, factory);
+    await current.syncNow();
+    expect((await waitFor(current.status, (s) => s.stranded !== undefined)).stranded).toMatchObject([
+      { dbName: 'pos-cloud-mirror:http://old.example/api', pending: 1, schemaVersion: 6 },
+      { dbName: 'pos-cloud-mirror:http://other.example/api', pending: 1, schemaVersion: 6 },
+    ]);
+
+    await expect(current.takeOverEdits('pos-cloud-mirror:http://other.example/api')).rejects.toThrow(/another account/);
+    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://other.example/api'))!.version).toBe(60);
+
+    expect(await current.takeOverEdits('pos-cloud-mirror:http://old.example/api')).toMatchObject({ taken: 1, left: [] });
+    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://old.example/api'))).toMatchObject({ version: 70, outbox: [] });
+    await current.syncNow();
+    expect(sim.store.get('customers', ours)).toMatchObject({ note_internal: 'written by an older version' });
+    expect(sim.requests.timesPosted('customers', ours)).toBe(1);
+    expect(stranger.store.get('customers', theirs)?.note_internal).not.toBe('written by an older version');
+  });
+
   it('refuses a copy that another mirror syncs now, its own database, a name of no copy, and a copy of a newer version', async () => {
     const sim = await simulator();
     proxy = await startKillProxy(sim.baseUrl);
@@ -264,6 +291,24 @@ describe('takeOverEdits', () => {
     expect((await factory.databases()).find((d) => d.name === 'pos-cloud-mirror:http://future.example/api')?.version).toBe(900);
   });
 });
+
+/**
+ * A copy as schema version 6 of the library left it (before the products' search index), holding
+ * a few of `sim`'s customers and one pending edit of the first: returns that customer's id.
+ */
+async function olderCopy(factory: IDBFactory, name: string, sim: Simulator): Promise<string> {
+  const db = new Dexie(name, { indexedDB: factory, IDBKeyRange });
+  db.version(6).stores({ ...buildStores(), [SYNC_TABLES.quarantine]: QUARANTINE_STORE, [SYNC_TABLES.inflight]: INFLIGHT_STORE });
+  const customers = sim.store.list('customers').filter((c) => c._d === 0).slice(0, 5).map((c) => ({ ...c, id: String(c.id) }) as StoredRecord);
+  const base = customers[0]!;
+  await db.table('customers').bulkPut([{ ...base, note_internal: 'written by an older version' }, ...customers.slice(1)]);
+  await db.table(SYNC_TABLES.outbox).add({
+    collection: 'customers', id: base.id, op: 'update', changed: ['note_internal'], base, server: null,
+    localVersion: 1, createdAt: Date.now() - 60_000, updatedAt: Date.now() - 60_000, state: 'pending', attempts: 0,
+  } satisfies OutboxEntry);
+  db.close();
+  return base.id;
+}
 
 /** A middleware that fails the first deletion from the outbox, as a process killed at that moment would leave it. */
 function failingOutboxDeletes(): Middleware<DBCore> {
