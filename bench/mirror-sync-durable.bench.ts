@@ -21,6 +21,8 @@ import { TENANT_100K } from './tenants.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RESTART_ENV = 'BENCH_DURABLE_RESTART';
+/** The durable mirror's database, named outright: the restart must open the one the first sync wrote. */
+const DB_NAME = 'pos-cloud-mirror:bench-durable';
 
 if (process.env[RESTART_ENV]) await restartChild(JSON.parse(process.env[RESTART_ENV]) as RestartJob);
 else await main();
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
 
   async function durableRun(dataDir: string): Promise<{ ms: number; stored: Map<string, StoredRecord[]> | undefined }> {
     const storage = await lib.openFileStorage({ dataDir });
-    const mirror = lib.createMirror({ ...connection, storage });
+    const mirror = lib.createMirror({ ...connection, dbName: DB_NAME, storage });
     const started = performance.now();
     await mirror.syncNow();
     const ms = performance.now() - started;
@@ -124,7 +126,7 @@ async function large(lib: Awaited<ReturnType<typeof libraries>>): Promise<void> 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-durable-large-'));
   try {
     const storage = await lib.openFileStorage({ dataDir });
-    const mirror = lib.createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, storage });
+    const mirror = lib.createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, dbName: DB_NAME, storage });
     const started = performance.now();
     await mirror.syncNow();
     const seconds = (performance.now() - started) / 1000;
@@ -154,7 +156,7 @@ async function restartChild(job: RestartJob): Promise<void> {
   const started = performance.now();
   const storage = await lib.openFileStorage({ dataDir: job.dataDir });
   const opened = performance.now();
-  const mirror = lib.createMirror({ baseUrl: job.baseUrl, token: job.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, storage });
+  const mirror = lib.createMirror({ baseUrl: job.baseUrl, token: job.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, dbName: DB_NAME, storage });
   const report = await mirror.syncNow();
   const synced = performance.now();
   const fetched = report.pulls.reduce((n, p) => n + p.received, 0);

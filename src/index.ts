@@ -128,7 +128,7 @@ export {
 // db
 export { MirrorDb, type MirrorDbOptions } from './db/mirror-db.js';
 export { SYNC_TABLES } from './db/table-names.js';
-export { defaultDbName } from './db/db-name.js';
+export { defaultDbName, parseDbName } from './db/db-name.js';
 export type { ExtraIndexes } from './db/stores.js';
 export type {
   StoredRecord,
@@ -157,3 +157,5 @@ export type { MirrorStorage } from './mirror/storage.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
 export type { SyncStatus, SyncPhase, SyncProgress } from './mirror/status.js';
 export type { SyncReport } from './mirror/sync-report.js';
+export type { StrandedCopy } from './mirror/stranded-copies.js';
+export type { LeftReason, TakeOverReport } from './mirror/take-over-edits.js';

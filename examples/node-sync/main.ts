@@ -64,6 +64,13 @@ async function main(): Promise<number> {
     progress.unsubscribe();
     bar.done();
     process.stdout.write(`${await summary(mirror, seconds)}\n`);
+    // Edits a run under another address left in its own copy are said, never left silent.
+    for (const copy of (await mirror.findStranded()) ?? []) {
+      process.stderr.write(
+        `Not sent: ${copy.pending} edit(s) made under ${copy.baseUrl} are kept in its own copy (database "${copy.dbName}" in ${dataDir}); ` +
+          'they go out once a mirror opens that copy (dbName) or takes them over (mirror.takeOverEdits)\n',
+      );
+    }
   } catch (error) {
     process.stderr.write(`\nnode-sync: the sync failed: ${(error as Error).name}: ${(error as Error).message}\n`);
     await stopAll();

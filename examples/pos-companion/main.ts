@@ -8,6 +8,7 @@ import { bootMirror, type BootedApp, type BootOptions } from '../shared/boot.js'
 import { badge, replace } from '../shared/dom.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { renderStatus } from '../shared/status-bar.js';
+import { renderStrandedNotice } from '../shared/stranded-notice.js';
 import { conflictsView } from './conflicts-view.js';
 import { customersView } from './customers-view.js';
 import { watchRegistersWhileLeader } from './latest-orders.js';
@@ -37,8 +38,9 @@ async function main(): Promise<void> {
     url.searchParams.delete('base');
     url.hash = '#sales';
     history.replaceState(null, '', url);
-    // Without a token, the connect form asks for one for the new address.
-    app = await bootMirror({ ...options, connection: { baseUrl, token, tenant: undefined } });
+    // Without a token, the connect form asks for one for the new address. The tenant stays: the
+    // same account at another address, whose mirror then finds the changes left under this one.
+    app = await bootMirror({ ...options, connection: { baseUrl, token, tenant: app.connection.tenant } });
     stopUi = startUi(app, switchTo);
   }
   document.documentElement.dataset.ready = 'true';
@@ -58,6 +60,8 @@ function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | und
       problemPanel: $('problem'),
       baseUrl: app.connection.baseUrl,
     }),
+    // Changes left unsent under an address the app was switched away from, with a way to send them here.
+    renderStrandedNotice(mirror, $('stranded'), locale),
     watchRegistersWhileLeader(mirror),
     showShopName(mirror),
     showConflictCount(mirror),
@@ -76,6 +80,10 @@ function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | und
             hasToken: () => client.hasToken,
             setToken: (token) => mirror.setToken(token),
             switchTo,
+            unsentEdits: () => {
+              const s = mirror.status.value;
+              return s.pendingPushes + s.rejected + s.conflicts;
+            },
           })
         : VIEWS[name]($('view'), mirror, locale);
   };

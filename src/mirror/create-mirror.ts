@@ -10,6 +10,7 @@ import { createEdits, type Edits } from './edits.js';
 import { describeError } from './failure-kinds.js';
 import { createFailurePolicy } from './failure-policy.js';
 import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders-watch.js';
+import { leaderLockName } from './copy-lead.js';
 import { confirmLead } from './leadership.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Mirror } from './mirror.js';
@@ -23,6 +24,7 @@ import { restingPhase } from './phases.js';
 import { createQueries } from './queries.js';
 import { createRunQueue } from './run-queue.js';
 import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { createStrandedControl, type StrandedControl } from './stranded-control.js';
 import { createSyncControl, type SyncControl } from './sync-control.js';
 import { createSyncEngine } from './sync-engine.js';
 import { TokenGenerations } from './token-generations.js';
@@ -51,6 +53,7 @@ interface MirrorParts {
   control: SyncControl;
   edits: Edits;
   watch: LatestOrdersWatch;
+  stranded: StrandedControl;
 }
 
 /** Builds the collaborators from the (valid) options and wires them to each other. */
@@ -76,7 +79,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   });
   const elector = createLeaderElector({
     db,
-    name: `pos-cloud-mirror-leader:${name}`,
+    name: leaderLockName(name),
     env,
     leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
     onChange: (leader) => control.onLeaderChange(leader),
@@ -109,10 +112,14 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     async release() {
       watch.stopAll();
       feed.close();
+      await stranded.close();
       db.close();
       await options.storage?.close?.();
     },
   });
+  // Copies left by another address with edits in them are looked for at once, reading only.
+  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen: (what) => control.assertOpen(what) });
+  void stranded.find().catch(() => undefined);
   const edits = createEdits({
     db,
     collections,
@@ -124,12 +131,12 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
       if (!(lifecycle.running && elector.isLeader)) touchOutbox(db, env.now());
     },
   });
-  return { db, env, collections, feed, control, edits, watch };
+  return { db, env, collections, feed, control, edits, watch, stranded };
 }
 
 /** The facade an app holds over the parts: each call goes to the collaborator it belongs to. */
 function mirrorFacade(parts: MirrorParts): Mirror {
-  const { db, env, feed, control, edits, watch } = parts;
+  const { db, env, feed, control, edits, watch, stranded } = parts;
   return {
     db,
     query: createQueries(db),
@@ -154,6 +161,8 @@ function mirrorFacade(parts: MirrorParts): Mirror {
       assertCollection(collection, 'ingest');
       await ingestRecords(db, collection, records, env.now);
     },
+    findStranded: () => stranded.find(),
+    takeOverEdits: (dbName) => stranded.takeOver(dbName),
     watchLatestOrders(idCashRegister, opts) {
       control.assertOpen('watchLatestOrders');
       return watch.watch(idCashRegister, opts);

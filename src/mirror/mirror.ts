@@ -6,6 +6,8 @@ import type { ReconcileReport } from '../sync/pull/index.js';
 import type { Observable, ObservableValue } from './observable-value.js';
 import type { MirrorQueries } from './queries.js';
 import type { SyncProgress, SyncStatus } from './status.js';
+import type { StrandedCopy } from './stranded-copies.js';
+import type { TakeOverReport } from './take-over-edits.js';
 import type { SyncReport } from './sync-report.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
@@ -73,6 +75,23 @@ export interface Mirror {
    * the old token that is refused for it does not stop sync: the next run uses the new token.
    */
   setToken(token: string): void;
+  /**
+   * Looks again for other copies in this storage that hold edits the server has not acknowledged
+   * (see `status.stranded`, which it updates), and resolves with them; `undefined` where the
+   * runtime cannot list its databases. Each copy is read without being written or upgraded.
+   */
+  findStranded(): Promise<StrandedCopy[] | undefined>;
+  /**
+   * Hands the edits of another copy (`dbName`, from `status.stranded`) to this mirror: they move
+   * into its outbox with their bases, states and conflicts, and go out with its next push; they
+   * leave the other copy in the same move, so nothing is pushed twice or lost (a move cut short is
+   * finished by the next call). Both copies must hold records of the same tenant (`id_c`), else a
+   * `ValidationError`; one another tab or worker syncs now is refused (`PosCloudError`), and one
+   * written by a newer version of the library too (`StorageError`). An older copy is upgraded.
+   * Edits that cannot move safely stay there, listed in the report with why (this mirror has its
+   * own edit of the record, for one): open that copy with `dbName` to push them.
+   */
+  takeOverEdits(dbName: string): Promise<TakeOverReport>;
   /**
    * Stops everything and closes the database: the schedule, a `syncNow()`, `resync()` or
    * `reconcile()` under way (started or not: they end with an `AbortError`, and `close()` waits

@@ -1,5 +1,6 @@
 import type { CollectionName } from '../schema/collections.js';
 import type { CollectionProgress } from '../sync/pull/index.js';
+import type { StrandedCopy } from './stranded-copies.js';
 
 /**
  * What the sync engine is doing.
@@ -69,6 +70,19 @@ export interface SyncStatus {
    * these again. Their edits wait in the outbox.
    */
   failing: Partial<Record<CollectionName | 'categories', { name: string; message: string }>>;
+  /**
+   * Other copies of the service's data in the same storage (named after another base URL, with
+   * this mirror's tenant) whose edits the server has not acknowledged: what a changed address
+   * leaves behind (the default database name follows the base URL, so another address opens
+   * another, fresh copy). Looked for when the
+   * mirror is made, and again by `findStranded()` and after `takeOverEdits()`. Push their edits
+   * by opening that copy again (`createMirror({ dbName })`, with the address that works), or
+   * hand them to this mirror (`takeOverEdits(dbName)`).
+   *
+   * `undefined` until the first look has finished, and for good where the runtime cannot list its
+   * databases (no `indexedDB.databases()`: Firefox before 126); `[]` when there are none.
+   */
+  stranded: StrandedCopy[] | undefined;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -94,6 +108,7 @@ export function initialStatus(online: boolean): SyncStatus {
     refusing: [],
     unavailable: [],
     failing: {},
+    stranded: undefined,
     lastSyncAt: undefined,
     lastError: undefined,
   };

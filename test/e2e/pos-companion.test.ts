@@ -291,6 +291,64 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     }
   });
 
+  it('says before leaving an address that its changes are not sent, then shows them under the new address and sends them through it, once', async () => {
+    // Another origin (its own storage), whose app reaches the service through the app server's proxy.
+    const first = await createAppServer({ root: stage.root, apiBaseUrl: stage.sim.baseUrl, config: { token: stage.sim.token, tenant: 'e2e-stranded' } });
+    const tab = await stage.browser.context.newPage();
+    const customers = () => tab.click('#tabs a[data-view="customers"]');
+    try {
+      await tab.goto(first.url);
+      await waitForSyncRun(tab);
+      // The proxy goes away: what is changed from now on cannot be sent through it.
+      await first.stop();
+      const existing = strandedTarget(stage);
+      await customers();
+      await tab.fill('[data-test=customer-search]', String(existing.lastname));
+      await tab.click(`[data-test=customer][data-customer-id="${existing.id}"]`);
+      await tab.fill('[data-test=customer-city]', 'Přerov');
+      await tab.click('[data-test=customer-save]');
+      await tab.fill('[data-test=customer-search]', '');
+      await tab.click('[data-test=customer-new]');
+      await tab.fill('[data-test=customer-firstname]', 'Bohdana');
+      await tab.fill('[data-test=customer-lastname]', 'E2E-Stranded');
+      await tab.click('[data-test=customer-save]');
+      const created = tab.locator('[data-test=customer]', { hasText: 'Bohdana E2E-Stranded' });
+      await expect.poll(() => created.locator('[data-test=customer-state]').textContent(), POLL).toBe('Waiting to send');
+      const createdId = (await created.getAttribute('data-customer-id'))!;
+      await tab.waitForSelector('#status[data-pending="2"]', POLL);
+
+      // Another address (the simulator itself, without the proxy): the app says first what stays behind.
+      await tab.click('[data-test=open-settings]');
+      await tab.fill('[data-test=settings-address]', stage.sim.baseUrl);
+      await tab.fill('[data-test=settings-token]', stage.sim.token);
+      await tab.click('[data-test=settings-save]');
+      await tab.waitForSelector('[data-test=settings-unsent]');
+      expect(await tab.textContent('[data-test=settings-unsent-text]')).toContain(`This device holds 2 changes made under ${first.apiBaseUrl} that the service has not received.`);
+      expect(await tab.inputValue('[data-test=settings-address]')).toBe(stage.sim.baseUrl);
+      await screenshot(tab, 'pos-companion-unsent-warning');
+      await tab.click('[data-test=settings-confirm-switch]');
+      await waitForSyncRun(tab);
+
+      // Under the new address, the copy left behind is shown, and its changes go out through this one.
+      const copy = tab.locator('[data-test=stranded-copy]');
+      await expect.poll(() => copy.count(), POLL).toBe(1);
+      expect(await copy.locator('[data-test=stranded-text]').textContent()).toMatch(new RegExp(`^2 changes made on this device under ${escape(first.apiBaseUrl)}, the last on .+ were never sent`));
+      expect(stage.sim.store.get('customers', createdId)).toBeUndefined();
+      await screenshot(tab, 'pos-companion-stranded');
+      await copy.locator('[data-test=stranded-take-over]').click();
+      await expect.poll(() => tab.textContent('[data-test=stranded-result]'), SLOW).toBe('2 changes moved to this address: sending them now.');
+      expect(await copy.count()).toBe(0);
+      await expect.poll(() => stage.sim.store.get('customers', createdId)?.lastname, SLOW).toBe('E2E-Stranded');
+      await expect.poll(() => stage.sim.store.get('customers', existing.id)?.city, SLOW).toBe('Přerov');
+      await tab.waitForSelector('#status[data-pending="0"]', SLOW);
+      expect(postsOf(stage.sim, 'customers', createdId)).toBe(1);
+      expect(postsOf(stage.sim, 'customers', existing.id)).toBe(1);
+    } finally {
+      await tab.close();
+      await first.stop();
+    }
+  });
+
   it('keeps the token out of localStorage, IndexedDB and Cache Storage', async () => {
     const stored = await page.evaluate(async () => {
       const parts: string[] = [];
@@ -317,6 +375,21 @@ describe('Shop companion in headless Chromium', { timeout: 90_000 }, () => {
     expect(stored.includes(stage.sim.token), 'the token is stored somewhere').toBe(false);
   });
 });
+
+/** A live customer of the simulator that no other step edits, with a last name no other customer has. */
+function strandedTarget(stage: Stage): { id: string; lastname: unknown } {
+  const live = stage.sim.store.list('customers').filter((c) => !c._d && c.visible !== false);
+  const counts = new Map<unknown, number>();
+  for (const c of live) counts.set(c.lastname, (counts.get(c.lastname) ?? 0) + 1);
+  const found = live.reverse().find((c) => typeof c.lastname === 'string' && c.lastname !== '' && counts.get(c.lastname) === 1 && !String(c.lastname).startsWith('E2E'));
+  if (!found) throw new Error('the simulator has no customer with a last name of its own');
+  return { id: String(found.id), lastname: found.lastname };
+}
+
+/** `text` as a regular expression matching it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** Records every state of the status bar from the page's first load (phase text, last sync text). */
 async function recordStatusBar(page: Page): Promise<void> {

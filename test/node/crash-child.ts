@@ -3,7 +3,8 @@
  * edits customers, products and warehouses against the simulator, telling its parent (IPC) each
  * edit that `save()` or `remove()` has resolved, the moment the app would consider it saved.
  * With `fault`, it kills itself in the middle of a journal commit.
- * With `settle`, it syncs until nothing is pending, reports, and exits.
+ * With `settle`, it first reports what it found in the database (so the test knows it opened the
+ * one the killed processes wrote), then syncs until nothing is pending, reports, and exits.
  */
 import { createMirror } from '../../src/mirror/create-mirror.js';
 import { openFileStorage } from '../../src/node/index.js';
@@ -13,7 +14,15 @@ interface Args {
   baseUrl: string;
   token: string;
   dataDir: string;
+  /**
+   * The database every process of one test opens, named outright: the killed processes reach
+   * the service through a proxy (another base URL than the settling process's), and a name
+   * derived from the base URL would give each address a database of its own.
+   */
+  dbName: string;
   seed: number;
+  /** Mixed into the edits' random sequence (the test's `CRASH_SEED`). */
+  salt: number;
   settle: boolean;
   /** Dies in the middle of a journal commit (see journal-faults.ts). */
   fault?: JournalFault;
@@ -28,8 +37,17 @@ export interface AckedEdit {
   removed?: true;
 }
 
+/** What the settling process found in the database before it synced. */
+export interface FoundBeforeSettling {
+  /** Records of the edited collections. */
+  records: number;
+  /** Outbox entries. */
+  outbox: { collection: string; id: string; state: string }[];
+}
+
+const COLLECTIONS_EDITED = ['customers', 'products', 'warehouses'] as const;
 const args = JSON.parse(process.argv[2]!) as Args;
-let state = args.seed * 2654435761 % 2 ** 32;
+let state = (args.seed * 2654435761 + args.salt * 40503) % 2 ** 32;
 const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const send = (message: unknown) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
@@ -40,14 +58,18 @@ const mirror = createMirror({
   token: args.token,
   userAgent: 'pos-cloud-mirror crash test (dev@example.com)',
   storage,
+  dbName: args.dbName,
   pageLimit: 15,
   pollIntervalMs: 60_000,
-  collections: ['customers', 'products', 'warehouses'],
+  collections: [...COLLECTIONS_EDITED],
   retry: { limit: 3, baseDelayMs: 1, backoffLimit: 5 },
 });
 await send({ kind: 'ready' });
 
 if (args.settle) {
+  const records = (await Promise.all(COLLECTIONS_EDITED.map((c) => mirror.db.table(c).count()))).reduce((a, b) => a + b, 0);
+  const outbox = (await mirror.pending()).map((e) => ({ collection: e.collection, id: e.id, state: e.state }));
+  await send({ kind: 'found', found: { records, outbox } satisfies FoundBeforeSettling });
   for (let round = 0; round < 20; round++) {
     await mirror.syncNow().catch(() => undefined);
     if ((await mirror.pending()).every((e) => e.state !== 'pending')) break;

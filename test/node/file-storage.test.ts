@@ -7,7 +7,7 @@ import { createMirror } from '../../src/mirror/create-mirror.js';
 import { openFileStorage } from '../../src/node/index.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { durableMirror, tempDataDir } from './storage-fixture.js';
+import { DURABLE_DB_NAME, durableMirror, tempDataDir } from './storage-fixture.js';
 
 let sim: Simulator | undefined;
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -209,7 +209,7 @@ describe('the file storage', () => {
     await first.close();
     const storage = await waiting;
     expect(storage.restored).toEqual([]);
-    const second = createMirror({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'tests', storage });
+    const second = createMirror({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'tests', dbName: DURABLE_DB_NAME, storage });
     expect(await second.db.shops.count()).toBe(0);
     expect(await second.pending()).toEqual([]);
     await second.close();

@@ -12,13 +12,20 @@ export function tempDataDir(): { dataDir: string; cleanup(): void } {
   return { dataDir, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-/** A mirror of `sim` on a file storage in `dataDir` (as a process would open it on start). */
+/**
+ * The database the tests' durable mirrors open, named outright: a restart must find the very
+ * database it left, not one derived from whatever base URL it is given this time.
+ */
+export const DURABLE_DB_NAME = 'pos-cloud-mirror:file-storage-test';
+
+/** A mirror of `sim` on a file storage in `dataDir` (as a process would open it on start), on {@link DURABLE_DB_NAME}. */
 export async function durableMirror(sim: Simulator, dataDir: string, extra: Partial<MirrorOptions> = {}, storage: Partial<FileStorageOptions> = {}): Promise<Mirror> {
   const opened = await openFileStorage({ dataDir, ...storage });
   return createMirror({
     baseUrl: sim.baseUrl,
     token: sim.token,
     userAgent: 'pos-cloud-mirror tests (dev@example.com)',
+    dbName: DURABLE_DB_NAME,
     storage: opened,
     pollIntervalMs: 60_000,
     retry: { limit: 5, baseDelayMs: 1, backoffLimit: 5 },

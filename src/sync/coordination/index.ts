@@ -7,4 +7,5 @@
  */
 export { defaultEnvironment, type LockManagerLike, type SyncEnvironment } from './environment.js';
 export { createLeaderElector, DEFAULT_LEASE_MS, type LeaderElector, type LeaderElectorOptions } from './leader.js';
+export { giveBackLease, tryLease } from './lease.js';
 export { createScheduler, type FailureAction, type Scheduler, type SchedulerOptions } from './scheduler.js';
