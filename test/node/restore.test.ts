@@ -103,6 +103,24 @@ describe('restoring a durable store', () => {
     await closeAll(second.db, second.storage);
   });
 
+  // A process killed between the two renames of a fold left a journal the snapshot already held
+  // (format 1: its id equal to the snapshot's `covers`). It was not replayed, rightly, but it
+  // was appended to, and so what was written after that restart was lost at the next.
+  it('keeps what is written after a restart that found a journal its snapshot already held', async () => {
+    const dir = dataDir();
+    cpSync(FORMAT_1, dir, { recursive: true });
+    writeFileSync(join(dbDir(dir), 'journal'), writeRecords([{ format: 1, db: 'pos-cloud-mirror:format-1', id: 2 }], 'PCMJ'));
+    const first = await openFileStorage({ dataDir: dir });
+    const db = fixtureDb(first);
+    const key = await db.table('queue').add({ name: 'after-restart' });
+    await closeAll(db, first);
+
+    const second = await openFileStorage({ dataDir: dir });
+    const again = fixtureDb(second);
+    expect(await again.table('queue').get(key)).toEqual({ name: 'after-restart', seq: key });
+    await closeAll(again, second);
+  });
+
   it('opens without waiting for a long journal to be folded, and folds it afterwards', async () => {
     const dir = dataDir();
     const first = await queueDb(dir, { compactAtBytes: 1 << 20 });
