@@ -1,5 +1,5 @@
 import { compareKeys } from './key-order.js';
-import { addIndexKeys } from './index-keys.js';
+import { addIndexKeys, valueAt } from './index-keys.js';
 import type { SortedRecords } from './store-contents.js';
 import type { IndexSchema, StoreSchema } from './store-format.js';
 
@@ -86,6 +86,7 @@ export function loadInBulk(db: IDBDatabase, schema: StoreSchema, records: Sorted
   const trees = treesOf(db, schema);
   if (!trees) return { loaded: false };
   const { keys, values } = records;
+  if (typeof schema.keyPath === 'string') shareInlineKeys(schema.keyPath, keys, values);
   const entries = new Map<string, TreeRecord[]>();
   for (const { schema: index } of trees.indexes) {
     const indexed = indexEntries(index, keys, values);
@@ -136,6 +137,17 @@ function indexEntries(index: IndexSchema, keys: readonly unknown[], values: read
 const byKey = (a: TreeRecord, b: TreeRecord) => compareKeys(a.key, b.key);
 const byStringKey = (a: TreeRecord, b: TreeRecord) => ((a.key as string) < (b.key as string) ? -1 : (a.key as string) > (b.key as string) ? 1 : 0);
 const byNumberKey = (a: TreeRecord, b: TreeRecord) => ((a.key as number) < (b.key as number) ? -1 : (a.key as number) > (b.key as number) ? 1 : 0);
+
+/**
+ * Where a record carries its key (`keyPath`), the key read with it is a second copy of a string
+ * the value holds: the value's own is kept instead, as a put keeps it, and the copy let go.
+ */
+function shareInlineKeys(keyPath: string, keys: unknown[], values: readonly unknown[]): void {
+  for (let i = 0; i < keys.length; i++) {
+    const own = valueAt(values[i], keyPath);
+    if (typeof own === 'string' && own === keys[i]) keys[i] = own;
+  }
+}
 
 /** Builds `tree` balanced from `sorted`, as fake-indexeddb rebuilds a tree after deletions. */
 function build(tree: RecordTree, sorted: TreeRecord[]): void {

@@ -10,11 +10,12 @@ import type { IndexSchema } from './store-format.js';
  */
 export function addIndexKeys(index: IndexSchema, value: unknown, add: (key: unknown) => void): void {
   if (Array.isArray(index.keyPath)) {
-    const parts: unknown[] = [];
-    for (const path of index.keyPath) {
-      const part = toKey(valueAt(value, path));
+    // Made at its length: an array grown by push keeps room for more, in every key of the index.
+    const parts = new Array<unknown>(index.keyPath.length);
+    for (let i = 0; i < parts.length; i++) {
+      const part = toKey(valueAt(value, index.keyPath[i]!));
       if (part === NO_KEY) return;
-      parts.push(part);
+      parts[i] = part;
     }
     add(parts);
     return;
@@ -39,7 +40,7 @@ export function addIndexKeys(index: IndexSchema, value: unknown, add: (key: unkn
 const NO_KEY = Symbol('no key');
 
 /** The value `path` leads to in `value` (own properties only; `length` of a string or an array), or undefined. */
-function valueAt(value: unknown, path: string): unknown {
+export function valueAt(value: unknown, path: string): unknown {
   if (path === '') return value;
   let at = value;
   let start = 0;
@@ -67,12 +68,12 @@ function toKey(value: unknown, seen?: Set<unknown>): unknown {
     const within = seen ?? new Set<unknown>();
     if (within.has(value)) return NO_KEY;
     within.add(value);
-    const key: unknown[] = [];
+    const key = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
       if (!Object.hasOwn(value, i)) return NO_KEY;
       const element = toKey(value[i], within);
       if (element === NO_KEY) return NO_KEY;
-      key.push(element);
+      key[i] = element;
     }
     return key;
   }
