@@ -12,7 +12,7 @@ export function restartCost({ functionName, url }: { functionName: string; url: 
   if (functionName === 'deserialize' || (url === 'node:v8' && functionName.startsWith('read'))) return 'deserialising (V8)';
   if (functionName === 'serialize' || (url === 'node:v8' && functionName.startsWith('write'))) return 'serialising (V8)';
   if (url === '' && /^(writeBuffer|writeString|fsync|fdatasync|rename|open|close)$/.test(functionName)) return 'writing files, fsync';
-  if (url === 'node:zlib' || functionName === 'read' || functionName === 'readSync') return 'reading files, checksums';
+  if (url === 'node:zlib' || /^(read|readSync|crc32)$/.test(functionName)) return 'reading files, checksums';
   if (/src\/node\/(store-contents|restore|record-file)\.ts$/.test(url)) return 'gathering records per store (snapshot, journal)';
   if (/src\/node\/(bulk-load|index-keys|key-order)\.ts$/.test(url)) return 'index entries: keys, sort';
   if (/fake-indexeddb\/.*binarySearchTree\.js$/.test(url)) return 'fake-indexeddb: building and searching trees';
@@ -24,6 +24,8 @@ export function restartCost({ functionName, url }: { functionName: string; url: 
   if (/node_modules\/dexie\//.test(url)) return 'Dexie';
   if (/src\/(sync|mirror|client|db|schema|json)\//.test(url) || /node_modules\/(zod|ky)\//.test(url) || /undici|node:internal\/(deps|http|net|stream)/.test(url)) return 'the sync: HTTP, parsing, validation';
   if (/node:internal\/modules|cjs-module-lexer|esbuild|tsx/.test(url)) return 'loading modules';
+  // The inspector's call that stops the profiler (and serialises the profile): the profiler's own cost.
+  if (url === '' && functionName === 'dispatch') return 'the profiler itself';
   if (url === '') return `native: ${functionName || '(anonymous)'}`;
   return 'other';
 }
