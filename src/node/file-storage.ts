@@ -25,7 +25,8 @@ export interface FileStorageOptions {
    */
   fresh?: boolean;
   /**
-   * A journal longer than this is folded into a new snapshot (bytes).
+   * The journals are folded into a new snapshot, in the background, once they are longer than this
+   * and than the snapshot (bytes).
    * @default 268_435_456 (256 MiB)
    */
   compactAtBytes?: number;
