@@ -2,36 +2,28 @@
  * The durable store for Node (`openFileStorage`) beside fake-indexeddb alone: the first sync of a
  * ~100,000-record tenant into each (records/s), and a bare Dexie `bulkPut` of the same records into
  * the same durable store (its storage limit: every transaction journaled and fsynced), rounds
- * alternating; then the restart of the durable mirror in a fresh process (open the data directory,
- * restore, first delta sync), and the peak RSS of each process. `LARGE=1` adds the ~1M-record
- * tenant: its durable first sync and its restart.
+ * alternating; then restarts of the durable mirror in fresh processes (open the data directory,
+ * restore, first delta sync; see `durable-restart.ts`), and the peak RSS of each process.
+ * `LARGE=1` adds the ~1M-record tenant: its durable first sync and its restarts. `RESTARTS`
+ * (default 3) sets the number of restart rounds; `RESTART_PROFILE=1` prints where the first
+ * round's restarts spent their time.
  *
  *   npm run bench -- mirror-sync       (this file and mirror-sync.bench.ts)
  */
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
+import { DURABLE_BENCH_DB, measureRestarts } from './durable-restart.js';
 import { forkSimulator } from './simulator-process.js';
 import { median } from './stats.js';
 import { TENANT_100K } from './tenants.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const RESTART_ENV = 'BENCH_DURABLE_RESTART';
-/** The durable mirror's database, named outright: the restart must open the one the first sync wrote. */
-const DB_NAME = 'pos-cloud-mirror:bench-durable';
+const RESTARTS = Number(process.env.RESTARTS ?? 3);
 
-if (process.env[RESTART_ENV]) await restartChild(JSON.parse(process.env[RESTART_ENV]) as RestartJob);
-else await main();
-
-interface RestartJob {
-  baseUrl: string;
-  token: string;
-  dataDir: string;
-}
+await main();
 
 async function libraries() {
   const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
@@ -65,7 +57,7 @@ async function main(): Promise<void> {
 
   async function durableRun(dataDir: string): Promise<{ ms: number; stored: Map<string, StoredRecord[]> | undefined }> {
     const storage = await lib.openFileStorage({ dataDir });
-    const mirror = lib.createMirror({ ...connection, dbName: DB_NAME, storage });
+    const mirror = lib.createMirror({ ...connection, dbName: DURABLE_BENCH_DB, storage });
     const started = performance.now();
     await mirror.syncNow();
     const ms = performance.now() - started;
@@ -113,7 +105,7 @@ async function main(): Promise<void> {
   console.log(`bare Dexie bulkPut into the same durable storage:        ${fmt(rate(bulk))} records/s`);
   console.log(`ratio durable sync / durable bulkPut: ${(rate(durable) / rate(bulk)).toFixed(2)}x; durable / in memory: ${(rate(durable) / rate(memory)).toFixed(2)}x (medians of ${ROUNDS})`);
   console.log(`peak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
-  console.log(`restart of the 100k mirror (fresh process): ${await restart({ baseUrl: server.baseUrl, token: server.token, dataDir: firstDir })}`);
+  await measureRestarts('100k mirror', server, firstDir, RESTARTS);
   server.stop();
 
   if (process.env.LARGE) await large(lib);
@@ -126,43 +118,18 @@ async function large(lib: Awaited<ReturnType<typeof libraries>>): Promise<void> 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-durable-large-'));
   try {
     const storage = await lib.openFileStorage({ dataDir });
-    const mirror = lib.createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, dbName: DB_NAME, storage });
+    const mirror = lib.createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, dbName: DURABLE_BENCH_DB, storage });
     const started = performance.now();
     await mirror.syncNow();
     const seconds = (performance.now() - started) / 1000;
     const { total } = server;
     await mirror.close();
     console.log(`large durable first sync: ${total.toLocaleString('en')} records in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} records/s), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
-    console.log(`restart of the ~1M mirror (fresh process): ${await restart({ baseUrl: server.baseUrl, token: server.token, dataDir })}`);
+    await measureRestarts('~1M mirror', server, dataDir, RESTARTS);
   } finally {
     server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Restarts the mirror of `job` in a fresh process and returns what it measured. */
-function restart(job: RestartJob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [RESTART_ENV]: JSON.stringify(job) } });
-    child.once('message', (message) => resolve(String(message)));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`the restart process exited with ${code}`))));
-  });
-}
-
-/** In the restart process: open the data directory, restore, and run the first (delta) sync. */
-async function restartChild(job: RestartJob): Promise<void> {
-  const lib = await libraries();
-  const started = performance.now();
-  const storage = await lib.openFileStorage({ dataDir: job.dataDir });
-  const opened = performance.now();
-  const mirror = lib.createMirror({ baseUrl: job.baseUrl, token: job.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0, dbName: DB_NAME, storage });
-  const report = await mirror.syncNow();
-  const synced = performance.now();
-  const fetched = report.pulls.reduce((n, p) => n + p.received, 0);
-  await mirror.close();
-  const line = `${((synced - started) / 1000).toFixed(1)} s (open and restore ${((opened - started) / 1000).toFixed(1)} s, first delta sync ${((synced - opened) / 1000).toFixed(2)} s, ${fetched} records fetched), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`;
-  process.send!(line, () => process.exit(0));
 }
 
 function mb(bytes: number): string {

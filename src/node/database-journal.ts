@@ -1,11 +1,25 @@
-import { renameSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import { StorageError } from '../errors/index.js';
 import { RecordWriter } from './record-file.js';
-import { syncDirectory, writeSnapshot } from './snapshot.js';
-import { FORMAT, JOURNAL_MAGIC, type JournalHeader, type JournalOp } from './store-format.js';
+import type { RestoredRecords } from './restore.js';
+import { chunksOfDatabase, chunksOfRecords, snapshotHeader, syncDirectory, writeSnapshot, type ReplayStart, type SnapshotChunk } from './snapshot.js';
+import { JOURNAL_FORMAT, JOURNAL_MAGIC, type JournalHeader, type JournalOp } from './store-format.js';
+
+/** Where a restored database's journal stands (see `RestoredDatabase`). */
+export interface JournalStart {
+  /** The journal to append to, or undefined when the next one must be begun. */
+  journalId: number | undefined;
+  /** The id the next journal begun takes. */
+  nextJournalId: number;
+  /** The records just restored, for a snapshot of them (taken over, and let go once used). */
+  records?: RestoredRecords | undefined;
+}
+
+/** How long the database must have had no transaction before a fold left from a restart begins (ms). */
+const QUIET_MS = 1_000;
 
 /**
  * The journal of one database: every readwrite transaction that commits is appended to the
@@ -16,62 +30,103 @@ import { FORMAT, JOURNAL_MAGIC, type JournalHeader, type JournalOp } from './sto
  * which the next restore cuts off.
  *
  * When the journal outgrows both `compactAtBytes` and the snapshot, it is folded into a new
- * snapshot and started afresh.
+ * snapshot, in the background: writes and queries go on meanwhile (see `writeSnapshot`).
  */
 export class DatabaseJournal {
   readonly #dir: string;
   readonly #name: string;
+  readonly #keyRange: typeof IDBKeyRange;
   readonly #compactAtBytes: number;
+  /** The id of the journal being appended to (when `#writer` is set), or the id of the next one to begin. */
   #id: number;
   #writer: RecordWriter | undefined;
   #database: IDBDatabase | undefined;
   #compacting: Promise<void> | undefined;
-  /** Size of the last snapshot written or read (bytes): a journal is folded in once it outgrows it. */
+  /** Whether the fold under way rests between chunks (see `SnapshotPace`). */
+  #background = false;
+  #closing = false;
+  /** Size of the last snapshot written or read (bytes): the journals are folded in once they outgrow it. */
   #snapshotBytes: number;
+  /** Size of the journals kept beside the current one until a snapshot holds them (`journal-<id>`). */
+  #olderBytes: number;
   /** A journal write that failed: the store can no longer promise durability, so writes are refused. */
   #failure: StorageError | undefined;
+  /** The records just restored, until the database opens. */
+  #restored: RestoredRecords | undefined;
+  /** The records just restored and where a snapshot of them starts, until that snapshot is taken. */
+  #restoredFold: { start: ReplayStart; stores: RestoredRecords['stores'] } | undefined;
+  /** Transactions running, and when the last one started or ended: a fold at open waits for a quiet moment. */
+  #transactions = 0;
+  #lastTransactionAt = 0;
 
-  /**
-   * `journalId` is the journal to append to (restored with the database), or undefined when the
-   * next compaction starts one (a new database, or a snapshot whose journal was never begun).
-   * `covers` is the id of the journal the current snapshot holds.
-   */
-  constructor(dir: string, name: string, journalId: number | undefined, covers: number, compactAtBytes: number) {
+  constructor(dir: string, name: string, keyRange: typeof IDBKeyRange, start: JournalStart, compactAtBytes: number) {
     this.#dir = dir;
     this.#name = name;
+    this.#keyRange = keyRange;
     this.#compactAtBytes = compactAtBytes;
-    this.#id = journalId ?? covers;
     this.#snapshotBytes = fileSize(join(dir, 'snapshot'));
-    if (journalId !== undefined) this.#writer = new RecordWriter(join(dir, 'journal'), 'a', JOURNAL_MAGIC);
+    this.#olderBytes = olderJournalsSize(dir);
+    this.#id = start.journalId ?? start.nextJournalId;
+    this.#restored = start.records;
+    if (start.journalId !== undefined) this.#writer = new RecordWriter(join(dir, 'journal'), 'a', JOURNAL_MAGIC);
   }
 
-  /** Size of the journal file in bytes (0 before it is begun). */
+  /** Size of the journal appended to, in bytes (0 before it is begun). */
   get bytes(): number {
     return this.#writer?.bytes ?? 0;
   }
 
   /**
-   * Told when the database has opened (and any schema upgrade ran): a new or upgraded database is
-   * snapshot at once, so its schema is on disk before any write; a long journal is folded in.
+   * Told when the database has opened (and any schema upgrade ran), before any other use of it. A
+   * new or upgraded database is snapshot at once, so its schema is on disk before any write; a
+   * journal the snapshot holds already is replaced by a new one. A long journal is folded later,
+   * once the database has had no transaction for a while (after the first sync, say): a restart
+   * never waits for it.
    */
   async opened(database: IDBDatabase, snapshotVersion: number | undefined): Promise<void> {
     this.#database = database;
-    if (this.#writer === undefined || snapshotVersion !== database.version || this.#due(4)) await this.compact();
+    const restored = this.#restored;
+    this.#restored = undefined;
+    if (snapshotVersion !== database.version) {
+      await this.compact();
+      return;
+    }
+    if (this.#writer === undefined) this.#beginJournal();
+    if (!this.#due(4)) return;
+    // The records just restored are the database as of the end of the current journal: a journal
+    // begins now, and the snapshot of them taken later starts there, with nothing read back.
+    if (restored && restored.journal === this.#id && restored.from === this.bytes) this.#restoredFold = { start: this.#beginJournal(), stores: restored.stores };
+    this.#whenQuiet(() => void this.#compact(true).catch(() => undefined));
   }
 
-  /** Folds the journal into a new snapshot and begins the next journal (serialized: one at a time). */
+  /**
+   * Folds the journals into a new snapshot (serialized: one at a time), at full speed (a fold
+   * running in the background goes on at full speed). Resolves once done, or once given up
+   * because the journal is closing.
+   */
   compact(): Promise<void> {
+    return this.#compact(false);
+  }
+
+  /**
+   * A fold, in the background (resting between chunks) or not: of the records just restored when
+   * they are there to take (see `opened`), else of the database, from a journal begun now.
+   */
+  #compact(background: boolean): Promise<void> {
     const database = this.#database;
     if (!database) return Promise.resolve();
-    this.#compacting ??= writeSnapshot(database, this.#dir, this.#id, () => this.#beginJournal(this.#id + 1)).finally(() => {
-      this.#snapshotBytes = fileSize(join(this.#dir, 'snapshot'));
-      this.#compacting = undefined;
+    if (!background) this.#background = false;
+    return this.#serialized(background, () => {
+      const restored = this.#restoredFold;
+      this.#restoredFold = undefined;
+      if (restored) return this.#fold(database, restored.start, chunksOfRecords(restored.stores));
+      return this.#fold(database, this.#beginJournal(), chunksOfDatabase(database, this.#keyRange));
     });
-    return this.#compacting;
   }
 
-  /** Closes the journal file. */
+  /** Gives up a fold under way and closes the journal file. */
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#compacting?.catch(() => undefined);
     this.#writer?.close();
     this.#writer = undefined;
@@ -89,6 +144,7 @@ export class DatabaseJournal {
         transaction: (stores, mode, options) => {
           if (mode === 'readwrite' && this.#failure) throw this.#failure;
           const trans = down.transaction(stores, mode, options);
+          this.#count(trans as unknown as IDBTransaction);
           if (mode === 'readwrite') this.#follow(trans, pending);
           return trans;
         },
@@ -105,6 +161,58 @@ export class DatabaseJournal {
         },
       }),
     };
+  }
+
+  /** Runs `fold` unless one runs already (then resolves with that one), the journal failed or is closing. */
+  #serialized(background: boolean, fold: () => Promise<void>): Promise<void> {
+    if (this.#failure || this.#closing) return Promise.resolve();
+    if (this.#compacting) return this.#compacting;
+    this.#background = background;
+    this.#compacting = fold().finally(() => {
+      this.#snapshotBytes = fileSize(join(this.#dir, 'snapshot'));
+      this.#compacting = undefined;
+    });
+    return this.#compacting;
+  }
+
+  /**
+   * One fold: a snapshot of `chunks`, whose replay starts at `start` (a journal begun for it);
+   * once it is in place, the journals before `start` are of no more use.
+   */
+  async #fold(database: IDBDatabase, start: ReplayStart, chunks: AsyncIterable<SnapshotChunk>): Promise<void> {
+    const pace = { stopped: () => this.#closing, background: () => this.#background };
+    if (!(await writeSnapshot(this.#dir, snapshotHeader(database, start.journal, start.from), chunks, pace))) return;
+    for (const name of readdirSync(this.#dir)) {
+      const id = /^journal-(\d+)$/.exec(name)?.[1];
+      if (id !== undefined && Number(id) < start.journal) rmSync(join(this.#dir, name), { force: true });
+    }
+    this.#olderBytes = olderJournalsSize(this.#dir);
+  }
+
+  #compactSoon(): void {
+    setImmediate(() => void this.#compact(true).catch(() => undefined));
+  }
+
+  /** Runs `then` once no transaction has run for {@link QUIET_MS} (checked on a timer that does not keep the process alive). */
+  #whenQuiet(then: () => void): void {
+    const check = () => {
+      if (this.#closing) return;
+      if (this.#transactions === 0 && performance.now() - this.#lastTransactionAt >= QUIET_MS) then();
+      else setTimeout(check, QUIET_MS).unref();
+    };
+    setTimeout(check, QUIET_MS).unref();
+  }
+
+  /** Counts `tx` as running until it ends (a fold waits for a quiet moment). */
+  #count(tx: IDBTransaction): void {
+    this.#transactions++;
+    this.#lastTransactionAt = performance.now();
+    const ended = () => {
+      this.#transactions--;
+      this.#lastTransactionAt = performance.now();
+    };
+    tx.addEventListener('complete', ended);
+    tx.addEventListener('abort', ended);
   }
 
   /** Appends the writes of `trans` when it commits, before anyone hears it did. */
@@ -132,31 +240,42 @@ export class DatabaseJournal {
       });
       return;
     }
-    if (this.#due(1)) setImmediate(() => void this.compact().catch(() => undefined));
+    if (this.#due(1)) this.#compactSoon();
   }
 
   /**
-   * True when the journal is worth folding into a snapshot: past `compactAtBytes` and past the
+   * True when the journals are worth folding into a snapshot: past `compactAtBytes` and past the
    * snapshot's own size (divided by `divisor`). A snapshot rewrites every record, so folding only
-   * once the journal has grown as large keeps the cost of writing in proportion to what was
+   * once the journals have grown as large keeps the cost of writing in proportion to what was
    * written, however large the database grows.
    */
   #due(divisor: number): boolean {
-    return this.bytes > Math.max(this.#compactAtBytes, this.#snapshotBytes) / divisor;
+    return this.bytes + this.#olderBytes > Math.max(this.#compactAtBytes, this.#snapshotBytes) / divisor;
   }
 
-  /** Starts journal `id` (empty) in place of the current one; runs while no write can commit. */
-  #beginJournal(id: number): void {
+  /**
+   * Begins the next journal and appends to it from now on; the current one is kept beside it as
+   * `journal-<id>` until a snapshot holds it (a journal the snapshot holds already is removed).
+   * Synchronous, so no commit is appended in between. Returns where a snapshot taken from now on
+   * starts its replay: the new journal's first record.
+   */
+  #beginJournal(): ReplayStart {
     const path = join(this.#dir, 'journal');
+    const id = this.#writer ? this.#id + 1 : this.#id;
     const temporary = `${path}.tmp`;
     const writer = new RecordWriter(temporary, 'w', JOURNAL_MAGIC);
-    writer.write({ format: FORMAT, db: this.#name, id } satisfies JournalHeader);
+    writer.write({ format: JOURNAL_FORMAT, db: this.#name, id } satisfies JournalHeader);
     writer.sync();
+    if (this.#writer) {
+      renameSync(path, join(this.#dir, `journal-${this.#id}`));
+      this.#olderBytes += this.#writer.bytes;
+    } else rmSync(path, { force: true });
     renameSync(temporary, path);
     syncDirectory(this.#dir);
     this.#writer?.close();
     this.#writer = writer;
     this.#id = id;
+    return { journal: id, from: writer.bytes };
   }
 }
 
@@ -183,6 +302,13 @@ function opsOf(store: string, request: DBCoreMutateRequest, response: DBCoreMuta
       return [{ s: store, t: 'deleteRange', r: { type, lower, upper, lowerOpen: lowerOpen === true, upperOpen: upperOpen === true } }];
     }
   }
+}
+
+/** Size of the journals of `dir` kept until a snapshot holds them (`journal-<id>`), in bytes. */
+function olderJournalsSize(dir: string): number {
+  return readdirSync(dir)
+    .filter((name) => /^journal-\d+$/.test(name))
+    .reduce((total, name) => total + fileSize(join(dir, name)), 0);
 }
 
 /** Size of a file in bytes, 0 when it does not exist. */

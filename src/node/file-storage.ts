@@ -25,7 +25,8 @@ export interface FileStorageOptions {
    */
   fresh?: boolean;
   /**
-   * A journal longer than this is folded into a new snapshot (bytes).
+   * The journals are folded into a new snapshot, in the background, once they are longer than this
+   * and than the snapshot (bytes).
    * @default 268_435_456 (256 MiB)
    */
   compactAtBytes?: number;
@@ -38,6 +39,12 @@ export interface FileStorage extends MirrorStorage {
   /** What was found there when it opened: the databases restored, and the transactions replayed. */
   readonly restored: readonly { name: string; version: number; replayed: number }[];
   attach(db: Dexie): void;
+  /**
+   * Folds every journal into its snapshot now, and resolves when done. Not needed: a journal is
+   * folded in the background once it outgrows its snapshot. A job may call it before a planned
+   * stop, so that its next start reads one file.
+   */
+  compact(): Promise<void>;
   /** Closes the journals and gives the data directory up (`mirror.close()` calls it). */
   close(): Promise<void>;
 }
@@ -72,7 +79,7 @@ export async function openFileStorage(options: FileStorageOptions): Promise<File
     const restored = new Map<string, RestoredDatabase>();
     for (const entry of readdirSync(dataDir)) {
       if (!entry.startsWith('db-') || !statSync(join(dataDir, entry)).isDirectory()) continue;
-      const database = await restoreDatabase(factory, IDBKeyRange, join(dataDir, entry));
+      const database = await restoreDatabase(factory, join(dataDir, entry));
       if (database) restored.set(database.name, database);
     }
     return storageOver(dataDir, factory, IDBKeyRange, restored, lock, compactAtBytes);
@@ -109,11 +116,16 @@ function storageOver(
         );
       }
       makeWritable(dir);
-      const journal = new DatabaseJournal(dir, db.name, found?.journalId, found?.covers ?? 0, compactAtBytes);
+      // The restored records go to the journal (for a snapshot of them) and are let go here.
+      const journal = new DatabaseJournal(dir, db.name, keyRange, found ?? { journalId: undefined, nextJournalId: 1 }, compactAtBytes);
+      if (found) found.records = undefined;
       journals.push(journal);
       db.use(journal.middleware());
       // Once open (and upgraded), before any other write: a new or upgraded schema gets its snapshot.
       db.on('ready', (ready) => journal.opened((ready as Dexie).backendDB(), found?.version), true);
+    },
+    async compact() {
+      await Promise.all(journals.map((journal) => journal.compact()));
     },
     async close() {
       if (closed) return;

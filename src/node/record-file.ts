@@ -98,7 +98,7 @@ export class RecordReader {
     readSync(this.#fd, frame, 0, FRAME, this.#position);
     const length = frame.readUInt32LE(0);
     if (length > remaining - FRAME) return this.#finish('torn');
-    const payload = Buffer.alloc(length);
+    const payload = Buffer.allocUnsafe(length);
     readSync(this.#fd, payload, 0, length, this.#position + FRAME);
     const last = this.#position + FRAME + length === this.#size;
     if (crc32(payload) !== frame.readUInt32LE(4)) return this.#finish(last ? 'torn' : 'corrupt');
@@ -111,6 +111,23 @@ export class RecordReader {
     this.#position += FRAME + length;
     this.validBytes = this.#position;
     return value;
+  }
+
+  /**
+   * Moves past whole records, without reading them, to the one that starts at byte `offset`;
+   * false (and nothing moved) when no record starts there.
+   */
+  skipTo(offset: number): boolean {
+    const frame = Buffer.alloc(FRAME);
+    let position = this.#position;
+    while (position < offset && this.#size - position >= FRAME) {
+      readSync(this.#fd, frame, 0, FRAME, position);
+      position += FRAME + frame.readUInt32LE(0);
+    }
+    if (position !== offset || offset > this.#size) return false;
+    this.#position = position;
+    this.validBytes = position;
+    return true;
   }
 
   close(): void {
