@@ -10,9 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
 import { createClient } from '../../src/client/index.js';
 import { attribute, count, inputValue, SLOW, text, texts, waitForSelector, waitUntil } from './dom.js';
-import { watchPageErrors, type PageErrorWatch } from './page-error-watch.js';
+import { openApp, serviceBack, serviceGone } from './app-on-stage.js';
+import type { PageErrorWatch } from './page-error-watch.js';
 import { postsOf } from './sim-facts.js';
-import { screenshot, startStage, type Stage } from './stage.js';
+import { screenshot, type Stage } from './stage.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -37,30 +38,15 @@ describe.each(selectedEngines())('Stock count in %s', { timeout: 120_000 }, (eng
   };
   const row = (productId: string) => `[data-test=counted-row][data-product-id="${productId}"]`;
   const counted = (productId: string) => inputValue(tab, `${row(productId)} [data-test=counted-input]`);
-  /** The service goes away: the app server stops, and the tab is set offline where the engine can. */
-  const goOffline = async () => {
-    await stage.server.stop();
-    await tab.setOffline?.(true);
-  };
-  const goOnline = async () => {
-    await stage.server.start();
-    await tab.setOffline?.(false);
-  };
+  const goOffline = () => serviceGone(stage, tab);
+  const goOnline = () => serviceBack(stage, tab);
   const ready = () => waitUntil('the app', () => attribute(tab, 'html', 'data-ready'), (v) => v === 'true');
 
   beforeAll(async () => {
-    stage = await startStage('inventory-count', { size: 'tiny', seed: 33, activity: false }, engine, { locale: 'en-US' });
-    watch = watchPageErrors(stage.errors);
-    tab = await stage.browser.newTab();
+    ({ stage, tab, watch } = await openApp('inventory-count', { size: 'tiny', seed: 33, activity: false }, engine, { locale: 'en-US' }));
   }, 180_000);
-
-  afterAll(async () => {
-    await stage?.close();
-  });
-
-  afterEach(() => {
-    expect(watch.unexpected(), 'errors the pages reported').toEqual([]);
-  });
+  afterAll(() => stage?.close());
+  afterEach(() => expect(watch.unexpected(), 'errors the pages reported').toEqual([]));
 
   it('syncs, offers the warehouses, and shows the expected quantity of a scanned product from the report', async () => {
     await tab.goto(stage.server.url);

@@ -10,9 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { money } from '../../examples/shared/format.js';
 import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
 import { attribute, count, SLOW, text, waitForSelector, waitUntil } from './dom.js';
-import { watchPageErrors, type PageErrorWatch } from './page-error-watch.js';
+import { openApp } from './app-on-stage.js';
+import type { PageErrorWatch } from './page-error-watch.js';
 import { latestOrderOf, registersOf } from './sim-facts.js';
-import { screenshot, startStage, type Stage } from './stage.js';
+import { screenshot, type Stage } from './stage.js';
 
 describe.runIf(selectedEngines().includes('webkit'))('Shop companion in WebKit under the C locale', { timeout: 120_000 }, () => {
   let stage: Stage;
@@ -20,18 +21,10 @@ describe.runIf(selectedEngines().includes('webkit'))('Shop companion in WebKit u
   let watch: PageErrorWatch;
 
   beforeAll(async () => {
-    stage = await startStage('pos-companion', { size: 'tiny', seed: 21, activity: false }, 'webkit', { locale: 'C' });
-    watch = watchPageErrors(stage.errors);
-    tab = await stage.browser.newTab();
+    ({ stage, tab, watch } = await openApp('pos-companion', { size: 'tiny', seed: 21, activity: false }, 'webkit', { locale: 'C' }));
   }, 180_000);
-
-  afterAll(async () => {
-    await stage?.close();
-  });
-
-  afterEach(() => {
-    expect(watch.unexpected(), 'errors the pages reported').toEqual([]);
-  });
+  afterAll(() => stage?.close());
+  afterEach(() => expect(watch.unexpected(), 'errors the pages reported').toEqual([]));
 
   const card = (registerId: string) => `[data-test=register][data-register-id="${registerId}"]`;
 

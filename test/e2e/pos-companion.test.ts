@@ -17,9 +17,10 @@ import { money, priceLabel } from '../../examples/shared/format.js';
 import { createAppServer } from '../../scripts/app-server.js';
 import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
 import { attribute, count, inputValue, SLOW, text, visible, waitForSelector, waitUntil } from './dom.js';
-import { watchPageErrors, type PageErrorWatch } from './page-error-watch.js';
+import { openApp, serviceBack, serviceGone } from './app-on-stage.js';
+import type { PageErrorWatch } from './page-error-watch.js';
 import { latestOrderOf, livePriceRow, postsOf, registersOf } from './sim-facts.js';
-import { screenshot, startStage, type Stage } from './stage.js';
+import { screenshot, type Stage } from './stage.js';
 
 const LOCALE = 'en-US';
 
@@ -30,28 +31,13 @@ describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (
   let customerId: string;
 
   beforeAll(async () => {
-    stage = await startStage('pos-companion', { size: 'tiny', seed: 21, activity: false }, engine, { locale: LOCALE });
-    watch = watchPageErrors(stage.errors);
-    tab = await stage.browser.newTab();
+    ({ stage, tab, watch } = await openApp('pos-companion', { size: 'tiny', seed: 21, activity: false }, engine, { locale: LOCALE }));
   }, 180_000);
+  afterAll(() => stage?.close());
+  afterEach(() => expect(watch.unexpected(), 'errors the pages reported').toEqual([]));
 
-  afterAll(async () => {
-    await stage?.close();
-  });
-
-  afterEach(() => {
-    expect(watch.unexpected(), 'errors the pages reported').toEqual([]);
-  });
-
-  /** The service goes away: the app server stops, and the tab is set offline where the engine can. */
-  const goOffline = async () => {
-    await stage.server.stop();
-    await tab.setOffline?.(true);
-  };
-  const goOnline = async () => {
-    await stage.server.start();
-    await tab.setOffline?.(false);
-  };
+  const goOffline = () => serviceGone(stage, tab);
+  const goOnline = () => serviceBack(stage, tab);
   const open = (view: string) => tab.click(`#tabs a[data-view="${view}"]`);
   const card = (registerId: string) => `[data-test=register][data-register-id="${registerId}"]`;
   const customer = (id: string) => `[data-test=customer][data-customer-id="${id}"]`;
@@ -329,7 +315,8 @@ describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (
       const existing = strandedTarget(stage);
       await customers();
       await page.fill('[data-test=customer-search]', String(existing.lastname));
-      await waitForSelector(page, `${customer(existing.id)} [data-test=customer-name]`);
+      // Click once the list shows the search's result: the unfiltered list it replaces may hold the customer too.
+      await waitUntil('the customer found', () => listedFor(page, String(existing.lastname)), (ids) => ids.includes(existing.id));
       await page.click(`${customer(existing.id)} [data-test=customer-name]`);
       await page.fill('[data-test=customer-city]', 'Přerov');
       await page.click('[data-test=customer-save]');
@@ -427,6 +414,15 @@ function customerState(tab: EngineTab, name: string): Promise<string | null | un
     const row = [...document.querySelectorAll('[data-test=customer]')].find((r) => r.textContent?.includes(n));
     return row ? (row.querySelector('[data-test=customer-state]')?.textContent ?? null) : undefined;
   }, name);
+}
+
+/** The customers listed, once every row matches `text` as the search does (the list is its result); else none. */
+function listedFor(tab: EngineTab, text: string): Promise<string[]> {
+  return tab.evaluate((needle) => {
+    const rows = [...document.querySelectorAll('[data-test=customer]')];
+    const filtered = rows.every((r) => (r.textContent ?? '').toLocaleLowerCase().includes(needle.toLocaleLowerCase()));
+    return filtered ? rows.map((r) => r.getAttribute('data-customer-id') ?? '') : [];
+  }, text);
 }
 
 /** How many edits wait in the outbox of every database of the page's origin. */
