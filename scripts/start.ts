@@ -7,12 +7,16 @@
  * calls the service itself (which must allow cross-origin requests from the app's address), or,
  * with `--proxy`, through this server. The app asks for the API token; it is never served.
  *
+ * What goes wrong in the app's pages (uncaught errors, unhandled rejections, `console.error`) is
+ * printed here, on stderr, as `page error: …`, so the terminal that runs the app shows it too.
+ *
  * Options (after `--`: `npm start -- --port 0`): --app pos-companion|inventory-count,
  * --port N (default 5173; 0 any free port), --base-url URL, --proxy, --size tiny|small|medium,
  * --seed N, --orders-per-second N (default 0.5; 0 stops the selling).
  */
 import { createSimulator } from '../src/simulator/index.js';
 import { createAppServer, type AppServer } from './app-server.js';
+import type { PageError } from './engines/page-errors.js';
 import { buildExample, exampleOutDir, type WebExample } from './build-example.js';
 import { UsageError, npmCommand, readStartOptions, type StartOptions } from './start-options.js';
 
@@ -32,9 +36,14 @@ try {
 }
 const { app, port, baseUrl, proxy, size, seed, ordersPerSecond } = options;
 
+/** One line per error a page of the app reports. */
+function printPageError(error: PageError): void {
+  process.stderr.write(`page error: ${error.kind}: ${error.message} (${error.url})\n`);
+}
+
 /** Serves the app on the port asked for, or says which command picks a free one. */
 async function serve(server: Parameters<typeof createAppServer>[0]): Promise<AppServer> {
-  return createAppServer({ ...server, port }).catch((error: NodeJS.ErrnoException) =>
+  return createAppServer({ ...server, port, pageErrors: printPageError }).catch((error: NodeJS.ErrnoException) =>
     fail(error.code === 'EADDRINUSE' ? `port ${port} is in use; try ${npmCommand('--port 0', process.env.npm_lifecycle_event)}` : error.message),
   );
 }

@@ -73,6 +73,7 @@ export {
   moneyToDecimalString,
   decimalToMoney,
   formatMoney,
+  toIntlLocale,
   reductionPercentToPercent,
   percentToReductionPercent,
   toDate,

@@ -1,11 +1,12 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { MirrorProvider, useMirror } from '../../src/react/index.js';
 import type { BootedApp } from '../shared/boot.js';
-import type { CollectionName, ObservableValue } from '../shared/library.js';
+import { toIntlLocale, type CollectionName, type ObservableValue } from '../shared/library.js';
 import { renderStatus } from '../shared/status-bar.js';
 import { CountScreen } from './count-screen.js';
 import { loadSetup, saveSetup, type CountSetup } from './setup.js';
 import { SetupScreen } from './setup-screen.js';
+import { ViewBoundary } from './view-boundary.js';
 
 /** What a count needs on the device; stock-ups and stock history are pushed from here too. */
 export const COLLECTIONS: CollectionName[] = ['shops', 'cash_registers', 'employees', 'warehouses', 'products', 'product_price_matrix', 'stockup', 'stock_history'];
@@ -60,26 +61,30 @@ function Screens({ booted, shell }: { booted: BootedApp; shell: Shell }) {
 
   if (choosing || !setup) {
     return (
-      <SetupScreen
-        current={setup}
-        onPicked={(picked: CountSetup) => {
-          saveSetup(scope, picked);
-          setSetup(picked);
-          setChoosing(false);
-        }}
-      />
+      <ViewBoundary key="setup" what="the choice of warehouse">
+        <SetupScreen
+          current={setup}
+          onPicked={(picked: CountSetup) => {
+            saveSetup(scope, picked);
+            setSetup(picked);
+            setChoosing(false);
+          }}
+        />
+      </ViewBoundary>
     );
   }
   return (
-    <CountScreen
-      key={setup.warehouseId}
-      mirror={mirror}
-      client={booted.client}
-      setup={setup}
-      scope={scope}
-      locale={navigator.language}
-      titleEl={shell.title}
-      onChangeWarehouse={() => setChoosing(true)}
-    />
+    <ViewBoundary key={setup.warehouseId} what="the count">
+      <CountScreen
+        mirror={mirror}
+        client={booted.client}
+        setup={setup}
+        scope={scope}
+        // The device's language as Intl takes it: some report a tag Intl refuses ("C" in WebKitGTK under LANG=C.UTF-8).
+        locale={toIntlLocale(navigator.language)}
+        titleEl={shell.title}
+        onChangeWarehouse={() => setChoosing(true)}
+      />
+    </ViewBoundary>
   );
 }

@@ -13,6 +13,7 @@ import { expectedQuantities } from './expected-stock.js';
 import { ScanBox, type Feedback } from './scan-box.js';
 import type { CountSetup } from './setup.js';
 import { useExpectedStock } from './use-expected-stock.js';
+import { ViewBoundary } from './view-boundary.js';
 
 /** Everything the count screen needs. */
 export interface CountScreenProps {
@@ -93,13 +94,18 @@ export function CountScreen({ mirror, client, setup, scope, locale, titleEl, onC
           }}
         />
       </div>
-      <CountedTable
-        session={session}
-        expected={quantities}
-        onSet={(id, quantity) => update((s) => setCount(s, id, quantity))}
-        onStep={(id, delta) => update((s) => addCount(s, id, delta))}
-      />
-      <BookedList rows={booked} locale={locale} />
+      {/* The parts that show records: one that cannot leaves the scan box and the figures working. */}
+      <ViewBoundary what="the products counted" retryOn={session}>
+        <CountedTable
+          session={session}
+          expected={quantities}
+          onSet={(id, quantity) => update((s) => setCount(s, id, quantity))}
+          onStep={(id, delta) => update((s) => addCount(s, id, delta))}
+        />
+      </ViewBoundary>
+      <ViewBoundary what="the counts of this warehouse" retryOn={booked}>
+        <BookedList rows={booked} locale={locale} />
+      </ViewBoundary>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { dateTime } from '../shared/format.js';
+import { dateTime, quantity } from '../shared/format.js';
 import type { CountSession } from './count-session.js';
 import type { ExpectedStock } from './expected-stock.js';
 
@@ -22,7 +22,7 @@ export function CountSummary({ session, expected, quantities, locale, onFinish, 
     <div className="card summary">
       <div className="summary-figures">
         <Figure label="Products counted" value={String(ids.length)} test="count-products" />
-        <Figure label="Units counted" value={units.toLocaleString(locale)} test="count-units" />
+        <Figure label="Units counted" value={quantity(units, locale)} test="count-units" />
         <Figure label="Differences" value={String(differences)} test="count-differences" />
       </div>
       <div className="muted small expected-note" data-test="expected-note">

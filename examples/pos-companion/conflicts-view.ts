@@ -1,6 +1,7 @@
 import { h, replace } from '../shared/dom.js';
 import { customerName, dateTime } from '../shared/format.js';
 import type { ConflictRow, Mirror, OutboxEntry, StoredRecord } from '../shared/library.js';
+import { showLive } from '../shared/view-problem.js';
 import { fieldLabel } from './customer-fields.js';
 
 /** Fields that are bookkeeping, not content: never offered as a choice nor listed as merged. */
@@ -62,16 +63,14 @@ async function loadConflicts(mirror: Mirror): Promise<ConflictView[]> {
  * takes the server's, or picks per field, and each button says what it does to their other edits.
  */
 export function conflictsView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
-  const sub = mirror.live(() => loadConflicts(mirror)).subscribe({
-    next: (views) => {
-      if (views.length === 0) {
-        replace(el, h('div', { class: 'card empty', 'data-test': 'no-conflicts' }, 'No conflicts. Edits made here and on the registers agree.'));
-        return;
-      }
-      replace(el, h('div', { class: 'conflicts' }, views.map((view) => conflictCard(mirror, view, locale))));
-    },
-    error: (e: unknown) => replace(el, h('div', { class: 'card empty' }, `Could not read conflicts: ${String(e)}`)),
-  });
+  const render = (views: ConflictView[]) => {
+    if (views.length === 0) {
+      replace(el, h('div', { class: 'card empty', 'data-test': 'no-conflicts' }, 'No conflicts. Edits made here and on the registers agree.'));
+      return;
+    }
+    replace(el, h('div', { class: 'conflicts' }, views.map((view) => conflictCard(mirror, view, locale))));
+  };
+  const sub = showLive(mirror.live(() => loadConflicts(mirror)), 'the conflicts', render, (notice) => replace(el, notice));
   return () => sub.unsubscribe();
 }
 

@@ -1,6 +1,7 @@
 import { badge, debounce, h, replace } from '../shared/dom.js';
-import { customerName } from '../shared/format.js';
+import { customerName, quantity } from '../shared/format.js';
 import { isLive, type Mirror, type OutboxEntry, type StoredRecord } from '../shared/library.js';
+import { showLive } from '../shared/view-problem.js';
 import { customerForm } from './customer-form.js';
 
 /** Customers listed at most. */
@@ -38,7 +39,7 @@ async function loadCustomers(mirror: Mirror, text: string): Promise<CustomerList
  * Customers: search, create and edit, online or not. A change is written on this device at once
  * and marked "waiting" until the server has it.
  */
-export function customersView(el: HTMLElement, mirror: Mirror, _locale?: string): () => void {
+export function customersView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
   const search = h('input', { type: 'search', placeholder: 'Search name, e-mail, phone, city', 'data-test': 'customer-search' });
   const list = h('div', { 'data-test': 'customer-list' });
   const side = h('aside', { class: 'card customer-side' });
@@ -54,10 +55,7 @@ export function customersView(el: HTMLElement, mirror: Mirror, _locale?: string)
 
   const query = (text: string) => {
     sub?.unsubscribe();
-    sub = mirror.live(() => loadCustomers(mirror, text)).subscribe({
-      next: (result) => renderList(list, result, edit),
-      error: (e: unknown) => replace(list, h('div', { class: 'empty' }, `Could not read customers: ${String(e)}`)),
-    });
+    sub = showLive(mirror.live(() => loadCustomers(mirror, text)), 'the customers', (result) => renderList(list, result, edit, locale), (notice) => replace(list, notice));
   };
   search.addEventListener('input', debounce(() => query(search.value), 120));
 
@@ -75,7 +73,7 @@ export function customersView(el: HTMLElement, mirror: Mirror, _locale?: string)
   return () => sub?.unsubscribe();
 }
 
-function renderList(el: HTMLElement, result: CustomerList, edit: (c: StoredRecord) => void): void {
+function renderList(el: HTMLElement, result: CustomerList, edit: (c: StoredRecord) => void, locale: string | undefined): void {
   if (result.rows.length === 0) {
     replace(el, h('div', { class: 'empty' }, 'No customers match.'));
     return;
@@ -91,7 +89,7 @@ function renderList(el: HTMLElement, result: CustomerList, edit: (c: StoredRecor
             h('td', null, h('div', null, typeof c.email === 'string' ? c.email : ''), h('div', { class: 'muted small' }, typeof c.phone_number === 'string' ? c.phone_number : '')),
             h('td', null, typeof c.city === 'string' ? c.city : ''),
             h('td', { class: 'right' }, stateBadge(state)))))),
-    h('div', { class: 'list-foot muted small' }, result.total > result.rows.length ? `Showing ${result.rows.length} of ${result.total.toLocaleString()}` : `${result.total.toLocaleString()} customers`),
+    h('div', { class: 'list-foot muted small' }, result.total > result.rows.length ? `Showing ${result.rows.length} of ${quantity(result.total, locale)}` : `${quantity(result.total, locale)} customers`),
   );
 }
 

@@ -9,17 +9,20 @@ import { badge, replace } from '../shared/dom.js';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { renderStatus } from '../shared/status-bar.js';
 import { renderStrandedNotice } from '../shared/stranded-notice.js';
+import { showViewProblem } from '../shared/view-problem.js';
 import { conflictsView } from './conflicts-view.js';
 import { customersView } from './customers-view.js';
 import { watchRegistersWhileLeader } from './latest-orders.js';
 import { productsView } from './products-view.js';
 import { salesView } from './sales-view.js';
 import { settingsView } from './settings-view.js';
-import { COLLECTIONS, type Mirror } from '../shared/library.js';
+import { COLLECTIONS, toIntlLocale, type Mirror } from '../shared/library.js';
 
 const USER_AGENT = 'pos-cloud-mirror-example-pos-companion/0.1 (pos-cloud-mirror examples)';
 const VIEWS = { sales: salesView, products: productsView, customers: customersView, conflicts: conflictsView } as const;
 type ViewName = keyof typeof VIEWS | 'settings';
+/** What each view shows, for the message that says it cannot. */
+const SHOWS: Record<ViewName, string> = { sales: 'the sales', products: 'the product lookup', customers: 'the customers', conflicts: 'the conflicts', settings: 'the settings' };
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -49,7 +52,8 @@ async function main(): Promise<void> {
 /** Draws the app for one booted mirror; returns what stops it all (before switching addresses). */
 function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | undefined) => Promise<void>): () => void {
   const { mirror, client } = app;
-  const locale = navigator.language;
+  // The device's language as Intl takes it: some report a tag Intl refuses ("C" in WebKitGTK under LANG=C.UTF-8).
+  const locale = toIntlLocale(navigator.language);
   const openSettings = () => (location.hash = '#settings');
   const stops = [
     renderStatus(mirror, $('status'), $('progress'), {
@@ -72,20 +76,26 @@ function startUi(app: BootedApp, switchTo: (baseUrl: string, token: string | und
     const wanted = (location.hash.slice(1) || 'sales') as ViewName;
     const name: ViewName = wanted === 'settings' || wanted in VIEWS ? wanted : 'sales';
     dispose?.();
+    dispose = undefined;
     for (const a of document.querySelectorAll<HTMLAnchorElement>('#tabs a')) a.classList.toggle('active', a.dataset.view === name);
-    dispose =
-      name === 'settings'
-        ? settingsView($('view'), {
-            connection: app.connection,
-            hasToken: () => client.hasToken,
-            setToken: (token) => mirror.setToken(token),
-            switchTo,
-            unsentEdits: () => {
-              const s = mirror.status.value;
-              return s.pendingPushes + s.rejected + s.conflicts;
-            },
-          })
-        : VIEWS[name]($('view'), mirror, locale);
+    try {
+      dispose =
+        name === 'settings'
+          ? settingsView($('view'), {
+              connection: app.connection,
+              hasToken: () => client.hasToken,
+              setToken: (token) => mirror.setToken(token),
+              switchTo,
+              unsentEdits: () => {
+                const s = mirror.status.value;
+                return s.pendingPushes + s.rejected + s.conflicts;
+              },
+            })
+          : VIEWS[name]($('view'), mirror, locale);
+    } catch (error) {
+      // A view that fails while it is drawn says so in its place rather than leaving the page empty.
+      showViewProblem($('view'), SHOWS[name], error);
+    }
   };
   window.addEventListener('hashchange', route);
   route();

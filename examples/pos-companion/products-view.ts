@@ -1,6 +1,7 @@
 import { debounce, h, replace } from '../shared/dom.js';
 import { priceLabel } from '../shared/format.js';
 import type { Mirror, StoredRecord } from '../shared/library.js';
+import { showLive } from '../shared/view-problem.js';
 
 /** A product found by the lookup, with its price in force now. */
 interface ProductHit {
@@ -44,10 +45,7 @@ export function productsView(el: HTMLElement, mirror: Mirror, locale: string | u
       replace(results, h('div', { class: 'empty' }, 'Start typing a name, or scan a code.'));
       return;
     }
-    sub = mirror.live(() => lookupProducts(mirror, text)).subscribe({
-      next: (hits) => render(results, hits, text, locale),
-      error: (e: unknown) => replace(results, h('div', { class: 'empty' }, `Search failed: ${String(e)}`)),
-    });
+    sub = showLive(mirror.live(() => lookupProducts(mirror, text)), 'the products found', (hits) => render(results, hits, text, locale), (notice) => replace(results, notice));
   };
   input.addEventListener('input', debounce(() => search(input.value), 120));
   input.addEventListener('keydown', (e) => {

@@ -1,7 +1,8 @@
 import { badge, h, replace } from '../shared/dom.js';
-import { money, paymentLabel, when } from '../shared/format.js';
+import { money, paymentLabel, quantity, when } from '../shared/format.js';
 import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
 import { orderTotal, ordersToday } from '../shared/sales.js';
+import { showLive } from '../shared/view-problem.js';
 
 /** Orders shown per register. */
 const ORDERS_PER_REGISTER = 8;
@@ -69,15 +70,16 @@ export function salesView(el: HTMLElement, mirror: Mirror, locale: string | unde
     replace(
       summary,
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Takings today'), h('strong', { class: 'money', 'data-test': 'takings-today' }, takings)),
-      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num' }, count.toLocaleString(locale))),
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num' }, quantity(count, locale))),
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Registers'), h('strong', { class: 'num' }, String(rows.length))),
     );
     replace(grid, rows.map((row) => registerCard(row, now, locale)));
   };
 
-  const sub = mirror
-    .live(() => loadRegisterSales(mirror, Date.now()))
-    .subscribe({ next: render, error: (e: unknown) => replace(grid, h('div', { class: 'card empty' }, `Could not read the sales: ${String(e)}`)) });
+  const sub = showLive(mirror.live(() => loadRegisterSales(mirror, Date.now())), 'the sales', render, (notice) => {
+    replace(summary);
+    replace(grid, notice);
+  });
   return () => sub.unsubscribe();
 }
 

@@ -15,4 +15,5 @@ export type { Id } from '../../src/ids/id.js';
 export { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 export { isLive } from '../../src/mirror/queries.js';
 export { formatMoney } from '../../src/schema/money.js';
+export { toIntlLocale } from '../../src/schema/intl-locale.js';
 export { PosCloudError, ValidationError, AuthError, StorageError, isValidationError, type ValidationIssue } from '../../src/errors/index.js';

@@ -77,6 +77,15 @@ function firefoxTab(page: Page): EngineTab {
       await page.click(selector);
     },
     async fill(selector, value) {
+      if (value === '') {
+        // Puppeteer empties a field without an input event: select everything and delete it instead, as a person does.
+        await page.focus(selector);
+        await page.keyboard.down('Control');
+        await page.keyboard.press('a');
+        await page.keyboard.up('Control');
+        await page.keyboard.press('Backspace');
+        return;
+      }
       await page.locator(selector).fill(value);
     },
     async press(selector, key) {

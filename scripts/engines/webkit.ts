@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import { remote } from 'webdriverio';
+import { Key, remote } from 'webdriverio';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { descendants, signalAll } from './processes.js';
 import { requireBinary } from './require-binary.js';
@@ -168,7 +168,14 @@ function webkitTab(session: Session, handle: string, inWindow: InWindow): Engine
       await run(async () => (await session.$(selector)).click());
     },
     async fill(selector, value) {
-      await run(async () => (await session.$(selector)).setValue(value));
+      await run(async () => {
+        const element = await session.$(selector);
+        if (value !== '') return element.setValue(value);
+        // WebDriver refuses to send no text, and its Clear fires no input event: select everything and delete it, as a person does.
+        await element.click();
+        await session.keys([Key.Ctrl, 'a']);
+        await session.keys(Key.Backspace);
+      });
     },
     async press(selector, key) {
       await run(async () => {

@@ -18,6 +18,7 @@ export { isReadOnlyKey } from './record-schema.js';
 export { categoryNodeSchema, categoryWriteSchema } from './records/categories.js';
 export { parseWarehouseStatus, warehouseStatusRowSchema, warehouseStatusSchema } from './records/warehouse-status.js';
 export { moneyToDecimalString, decimalToMoney, formatMoney } from './money.js';
+export { toIntlLocale } from './intl-locale.js';
 export { reductionPercentToPercent, percentToReductionPercent } from './reduction-percent.js';
 export { toDate, fromDate } from './time.js';
 export type {

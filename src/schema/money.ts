@@ -1,5 +1,6 @@
 import { conversionError } from './conversion-error.js';
 import { decimalToScaled, scaledToDecimalString } from './fixed-point.js';
+import { toIntlLocale } from './intl-locale.js';
 
 /** Money values are integers equal to the amount multiplied by 1000 (spec convention 2). */
 const MONEY_SCALE = 3;
@@ -28,12 +29,16 @@ const formatters = new Map<string, Intl.NumberFormat>();
 /**
  * Formats a money integer (x 1000) for display with `Intl.NumberFormat` in `currency`
  * (ISO 4217 code, e.g. `'CZK'`) and `locale` (BCP 47; the runtime's default when omitted).
- * The exact decimal string is handed to Intl, so large amounts lose no digits; Intl rounds to
- * the currency's usual decimals. Throws a ValidationError for a bad value, currency or locale.
+ * A locale as a platform reports it is read with {@link toIntlLocale}: a POSIX name
+ * (`cs_CZ.UTF-8`) or the POSIX locale (`C`, as WebKitGTK reports it under `LANG=C.UTF-8`) formats
+ * as the locale it names, a tag nothing can read as the runtime's default: a device's odd locale
+ * never stops an app from showing amounts. The exact decimal string is handed to Intl, so large
+ * amounts lose no digits; Intl rounds to the currency's usual decimals. Throws a ValidationError
+ * for a bad value or currency.
  */
 export function formatMoney(value: number | bigint, currency: string, locale?: string): string {
   const decimal = moneyToDecimalString(value) as `${number}`;
-  return formatterFor(currency, locale).format(decimal);
+  return formatterFor(currency, toIntlLocale(locale)).format(decimal);
 }
 
 function formatterFor(currency: string, locale: string | undefined): Intl.NumberFormat {
@@ -43,8 +48,7 @@ function formatterFor(currency: string, locale: string | undefined): Intl.Number
     try {
       formatter = new Intl.NumberFormat(locale, { style: 'currency', currency });
     } catch (error) {
-      const what = `currency ${JSON.stringify(currency)}${locale === undefined ? '' : ` or locale ${JSON.stringify(locale)}`}`;
-      throw conversionError('formatMoney', `invalid ${what}: ${(error as Error).message}`);
+      throw conversionError('formatMoney', `invalid currency ${JSON.stringify(currency)}: ${(error as Error).message}`);
     }
     formatters.set(key, formatter);
   }

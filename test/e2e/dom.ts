@@ -63,3 +63,8 @@ export async function waitUntil<T>(what: string, read: () => Promise<T>, accept:
 export async function waitForSelector(tab: EngineTab, selector: string, patience: { timeout: number; interval: number } = POLL): Promise<void> {
   await waitUntil(`an element matching ${selector}`, () => count(tab, selector), (n) => n > 0, patience);
 }
+
+/** Whether the first element matching `selector` is shown (it exists and takes up room on the page). */
+export function visible(tab: EngineTab, selector: string): Promise<boolean> {
+  return tab.evaluate((s) => (document.querySelector(s)?.getClientRects().length ?? 0) > 0, selector);
+}

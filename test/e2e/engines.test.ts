@@ -20,7 +20,7 @@ describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 },
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'engine-page-'));
-    await writeFile(join(root, 'index.html'), '<!doctype html><html><head><title>page</title></head><body><input id="name"><button id="go" onclick="window.clicks = (window.clicks || 0) + 1">go</button></body></html>');
+    await writeFile(join(root, 'index.html'), '<!doctype html><html><head><title>page</title></head><body><input id="name" oninput="window.inputs = (window.inputs || 0) + 1"><button id="go" onclick="window.clicks = (window.clicks || 0) + 1">go</button></body></html>');
     server = await createAppServer({ root, pageErrors: (error) => errors.push(error) });
     browser = await launchEngine(engine);
   }, 60_000);
@@ -86,6 +86,12 @@ describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 },
     await tab.click('#go');
     await tab.press('#name', 'Enter');
     expect(await tab.evaluate(() => [(document.querySelector('#name') as HTMLInputElement).value, (window as unknown as { clicks: number }).clicks])).toEqual(['Jana', 1]);
+    // Emptying a field is heard by the page too (an input event), as when a person deletes its text.
+    const inputs = () => tab.evaluate(() => (window as unknown as { inputs?: number }).inputs ?? 0);
+    const before = await inputs();
+    await tab.fill('#name', '');
+    expect(await tab.evaluate(() => (document.querySelector('#name') as HTMLInputElement).value)).toBe('');
+    expect(await inputs()).toBeGreaterThan(before);
     await tab.close();
   });
 

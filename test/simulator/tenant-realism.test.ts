@@ -3,11 +3,13 @@ import { createSimulator } from '../../src/simulator/index.js';
 import { snapshot, type Tables } from './tenant-integrity.js';
 import {
   categoryNameProblems,
+  historyEndProblems,
   medianOrderTotal,
   negativeStockProblems,
   orderFitProblems,
   productNameProblems,
   receiptProblems,
+  shiftProblems,
   stockOf,
 } from './tenant-realism.js';
 
@@ -21,8 +23,11 @@ const TENANTS = [
   ['small', 7],
 ] as const;
 
+/** The clock's start of these tenants: their history ends just before it. */
+const START = Date.UTC(2026, 0, 1);
+
 async function tenantOf(size: 'tiny' | 'small', seed: number): Promise<Tables> {
-  const sim = await createSimulator({ size, seed });
+  const sim = await createSimulator({ size, seed, clock: { start: START } });
   try {
     return snapshot(sim);
   } finally {
@@ -60,6 +65,15 @@ describe('generated tenant, as a shop would see it', () => {
         expect(orderFitProblems(t).slice(0, 5)).toEqual([]);
         // A café's typical order is a coffee and a cake, not a banquet.
         expect(medianOrderTotal(t, 'Kavárna')).toBeLessThanOrEqual(400_000);
+      });
+
+      it('sells at every register up to the clock start, as a shop that sells every day does', async () => {
+        // Small tenants have shifts enough for every day of the last week at each register; tiny ones for the last day.
+        expect(historyEndProblems(await data(), START, size === 'small' ? 7 : 0)).toEqual([]);
+      });
+
+      it('keeps each order within the hours of its shift, and each register in one shift at a time', async () => {
+        expect(shiftProblems(await data()).slice(0, 5)).toEqual([]);
       });
 
       it('never takes a warehouse below zero of any product', async () => {

@@ -133,3 +133,51 @@ export function stockOf(t: Tables, warehouseId: string): Map<string, number> {
   for (const [product, quantity] of held) if (quantity <= 1e-9) held.delete(product);
   return held;
 }
+
+const DAY = 86_400_000;
+
+/**
+ * Registers whose sales history stops short of `start` (the clock's start): a shop that sells every
+ * day has sold on its last trading day, so each register that sold at all last sold within the
+ * day before `start`, and, from `everyDay` days back, on each of those days.
+ */
+export function historyEndProblems(t: Tables, start: number, everyDay = 0): string[] {
+  const days = new Map<string, Set<number>>();
+  const latest = new Map<string, number>();
+  for (const o of values(t, 'orders')) {
+    const register = String(o.id_cash_register);
+    const created = Number(o.date_created);
+    if (created > start) continue;
+    latest.set(register, Math.max(latest.get(register) ?? 0, created));
+    days.set(register, (days.get(register) ?? new Set()).add(Math.floor((start - created) / DAY)));
+  }
+  const problems: string[] = [];
+  for (const register of values(t, 'cash_registers').map((r) => String(r.id))) {
+    const last = latest.get(register);
+    if (last === undefined) problems.push(`register ${register} never sold`);
+    else if (start - last > DAY) problems.push(`register ${register} last sold ${((start - last) / DAY).toFixed(1)} days before the start`);
+    const missing = Array.from({ length: everyDay }, (_, back) => back).filter((back) => !days.get(register)?.has(back));
+    if (last !== undefined && missing.length > 0) problems.push(`register ${register} did not sell ${missing.join(', ')} day(s) before the start`);
+  }
+  return problems;
+}
+
+/** Orders outside the hours of their shift, and registers with two shifts open at once. */
+export function shiftProblems(t: Tables): string[] {
+  const problems: string[] = [];
+  const byRegister = new Map<string, SimRecord[]>();
+  for (const s of values(t, 'shifts')) byRegister.set(String(s.id_cash_register), [...(byRegister.get(String(s.id_cash_register)) ?? []), s]);
+  for (const [register, shifts] of byRegister) {
+    shifts.sort((a, b) => Number(a.date_opened) - Number(b.date_opened));
+    for (let i = 1; i < shifts.length; i++) {
+      const before = shifts[i - 1] as SimRecord;
+      if (before.date_closed === null || Number(before.date_closed) > Number(shifts[i]?.date_opened)) problems.push(`register ${register}: shift ${String(shifts[i]?.id)} opens before shift ${String(before.id)} closes`);
+    }
+  }
+  for (const o of values(t, 'orders')) {
+    const shift = t.shifts?.get(String(o.id_shift));
+    const closes = shift?.date_closed === null ? Infinity : Number(shift?.date_closed);
+    if (!shift || Number(o.date_created) < Number(shift.date_opened) || Number(o.date_closed) > closes) problems.push(`order ${String(o.id)} is outside the hours of its shift`);
+  }
+  return problems;
+}

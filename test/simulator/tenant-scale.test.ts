@@ -3,15 +3,19 @@ import { COLLECTIONS } from '../../src/schema/collections.js';
 import { SIZE_PRESETS, createSimulator } from '../../src/simulator/index.js';
 import { api, idOf } from './helpers.js';
 import { consistencyProblems, integrityProblems, snapshot } from './tenant-integrity.js';
+import { historyEndProblems, shiftProblems } from './tenant-realism.js';
 
 describe('generated tenant at scale', () => {
-  it('keeps referential integrity at size medium', async () => {
-    const sim = await createSimulator({ size: 'medium', seed: 11 });
+  it('keeps referential integrity at size medium, with every register selling every day of the last month', async () => {
+    const start = Date.UTC(2026, 0, 1);
+    const sim = await createSimulator({ size: 'medium', seed: 11, clock: { start } });
     try {
       const tables = snapshot(sim);
       for (const name of COLLECTIONS) expect(tables[name]?.size, name).toBe(SIZE_PRESETS.medium[name]);
       expect(integrityProblems(tables).slice(0, 5)).toEqual([]);
       expect(consistencyProblems(tables).slice(0, 5)).toEqual([]);
+      expect(shiftProblems(tables).slice(0, 5)).toEqual([]);
+      expect(historyEndProblems(tables, start, 30)).toEqual([]);
     } finally {
       await sim.close();
     }

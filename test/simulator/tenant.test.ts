@@ -6,6 +6,7 @@ import { SIZE_PRESETS, createSimulator, type Simulator } from '../../src/simulat
 import { PRIVATE_TABLE_IDS } from '../../src/simulator/sim-ids.js';
 import { TABLE_IDS } from '../../src/ids/index.js';
 import { consistencyProblems, integrityProblems, snapshot, type Tables } from './tenant-integrity.js';
+import { historyEndProblems, shiftProblems } from './tenant-realism.js';
 
 describe('generated tenant', () => {
   for (const size of ['tiny', 'small'] as const) {
@@ -121,6 +122,21 @@ describe('generated tenant', () => {
       expect(sim.store.count('product_price_matrix')).toBe(65);
       expect(sim.store.count('shops')).toBe(SIZE_PRESETS.tiny.shops);
       expect(integrityProblems(snapshot(sim)).slice(0, 5)).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('fits the trading days into the history when the counts crowd it, every register still selling up to the start', async () => {
+    // More trading days than the history has days: they come closer than a day apart.
+    const start = Date.UTC(2026, 0, 1);
+    const sim = await createSimulator({ size: { shifts: 6000, cash_registers: 3, orders: 3000, order_details: 6000, transactions: 3000 }, seed: 3, clock: { start } });
+    try {
+      const tables = snapshot(sim);
+      expect(integrityProblems(tables).slice(0, 5)).toEqual([]);
+      expect(consistencyProblems(tables).slice(0, 5)).toEqual([]);
+      expect(shiftProblems(tables).slice(0, 5)).toEqual([]);
+      expect(historyEndProblems(tables, start)).toEqual([]);
     } finally {
       await sim.close();
     }

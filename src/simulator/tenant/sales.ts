@@ -1,9 +1,11 @@
 /**
- * Shifts, orders, order items and payments: the registers' sales history. Closed shifts occupy
- * their own slots of the history; orders happen inside them, items are added right after the
- * order opens, payments follow its close. Each register also has one open shift (started just
- * before the clock's start) where new sales go. Orders, items and payments are built on demand
- * from compact arrays, so a million-record tenant costs a few tens of MB.
+ * Shifts, orders, order items and payments: the registers' sales history. A shop sells every day:
+ * on each trading day every register opens a shift, sells through the day's selling hours (its
+ * orders interleaved with the other registers' orders) and closes it; the last trading day ends just
+ * before the clock's start, so each register's history reaches up to it. Items are added right after
+ * an order opens, payments follow its close. Each register also has one open shift (started just
+ * before the clock's start) where new sales go. Orders, items and payments are built on demand from
+ * compact arrays, so a million-record tenant costs a few tens of MB.
  */
 import type { Catalog } from './catalog.js';
 import type { People } from './people.js';
@@ -72,28 +74,85 @@ export function generateSales(ctx: TenantContext, places: Places, people: People
   };
 }
 
-type ShiftPlan = Pick<SalesPlan, 'closed' | 'shifts' | 'shiftOpen' | 'shiftLength' | 'shiftRegister' | 'shiftEmployee'>;
+type ShiftPlan = Pick<SalesPlan, 'closed' | 'shifts' | 'shiftOpen' | 'shiftLength' | 'shiftRegister' | 'shiftEmployee'> & {
+  days: TradingDays;
+  /** The closed shifts of trading day k are dayStarts[k] .. dayStarts[k + 1] - 1. */
+  dayStarts: Int32Array;
+};
 type OrderPlan = Pick<SalesPlan, 'orders' | 'orderTime' | 'orderClose' | 'orderShift' | 'orderCustomer' | 'orderPayment' | 'orderCanceled'>;
 type ItemPlan = Pick<SalesPlan, 'itemStarts' | 'details' | 'orderOfDetail' | 'productOfDetail' | 'quantityOfDetail' | 'priceOfDetail' | 'orderTotal' | 'orderTotalExcl'>;
 type PaymentPlan = Pick<SalesPlan, 'payments' | 'firstPayment' | 'orderOfPayment'>;
 
-/** Shifts: closed ones in disjoint slots of the history, then one open shift per register. */
+/** How long a trading day's selling lasts, when the history leaves room for it. */
+const SELLING_HOURS = 10 * HOUR;
+/** How long before the end of the history the last trading day's selling ends. */
+const LAST_DAY_END = 2 * HOUR;
+/** The registers of a day open their shifts one after another, this far apart, before the selling starts. */
+const REGISTER_STAGGER = 20_000;
+/** The longest an order stays open; registers close their shifts once their last order has closed. */
+const LONGEST_ORDER = 15 * 60_000;
+
+/** The trading days of the history, oldest first: when each day's selling starts, and how long it lasts. */
+interface TradingDays {
+  /** Start of each day's selling hours (ms), oldest day first. */
+  start: Float64Array;
+  /** Length of the selling hours of every day (ms). */
+  length: number;
+}
+
+/**
+ * `n` trading days reaching back from just before the end of the history: the most recent ones
+ * day after day, older ones thinning out towards its beginning (a sixth-power curve), so that the
+ * history still spans its years while the recent weeks, which an app shows first, have every day.
+ */
+function tradingDays(ctx: TenantContext, n: number): TradingDays {
+  const last = ctx.to - LAST_DAY_END;
+  const room = last - (ctx.from + 7 * DAY);
+  // A day apart when the history has room for n days, closer when it does not (custom sizes).
+  const step = n > 1 ? Math.min(DAY, room / (n - 1)) : DAY;
+  const length = Math.min(SELLING_HOURS, 0.8 * step);
+  const extraSteps = n > 1 ? Math.max(0, Math.floor(room / step) - (n - 1)) : 0;
+  const start = new Float64Array(n);
+  for (let back = 0; back < n; back++) {
+    const steps = back + (n > 1 ? Math.floor(extraSteps * (back / (n - 1)) ** 6) : 0);
+    start[n - 1 - back] = last - steps * step - length;
+  }
+  return { start, length };
+}
+
+/**
+ * Shifts: on each trading day every register opens one before the selling starts and closes it
+ * after the selling ends; then one open shift per register. When the closed shifts do not fill
+ * the oldest day, only some registers work that day; each register's last closed shift is on the
+ * most recent day.
+ */
 function planShifts(ctx: TenantContext, people: People, rng: Rng): ShiftPlan {
   const { counts } = ctx;
   const R = counts.cash_registers;
   const H = counts.shifts;
   const closed = H - R;
-  const first = ctx.from + 7 * DAY;
-  const slot = (ctx.to - DAY - first) / Math.max(1, closed);
+  const dayCount = Math.ceil(closed / R);
+  const days = tradingDays(ctx, dayCount);
+  const stagger = Math.min(REGISTER_STAGGER, HOUR / R);
   const shiftOpen = new Float64Array(H);
   const shiftLength = new Float64Array(H);
   const shiftRegister = new Int32Array(H);
   const shiftEmployee = new Int32Array(H);
-  for (let s = 0; s < closed; s++) {
-    shiftOpen[s] = first + s * slot + (0.02 + rng.next() * 0.03) * slot;
-    shiftLength[s] = Math.min(10 * HOUR, 0.9 * slot);
-    shiftRegister[s] = rng.int(0, R - 1);
+  const dayStarts = new Int32Array(dayCount + 1);
+  const oldestDay = closed - (dayCount - 1) * R;
+  const firstRegister = rng.int(0, R - 1);
+  let next = 0;
+  for (let day = 0; day < dayCount; day++) {
+    dayStarts[day] = next;
+    const working = day === 0 ? oldestDay : R;
+    const selling = days.start[day] as number;
+    for (let k = 0; k < working; k++, next++) {
+      shiftRegister[next] = day === 0 ? (firstRegister + k) % R : k;
+      shiftOpen[next] = selling - (working - k) * stagger;
+      shiftLength[next] = selling + days.length + LONGEST_ORDER + (k + 1) * stagger - (shiftOpen[next] as number);
+    }
   }
+  dayStarts[dayCount] = closed;
   for (let r = 0; r < R; r++) {
     shiftOpen[closed + r] = ctx.to + r * 1000;
     shiftRegister[closed + r] = r;
@@ -101,24 +160,42 @@ function planShifts(ctx: TenantContext, people: People, rng: Rng): ShiftPlan {
   strictlyIncreasing(shiftOpen);
   for (let s = 0; s < H; s++) shiftEmployee[s] = people.employeeAt(shiftOpen[s] as number, rng);
   const shifts = new TableData('shifts', shiftOpen, ctx.rng('shifts.ids'));
-  return { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee };
+  return { closed, shifts, shiftOpen, shiftLength, shiftRegister, shiftEmployee, days, dayStarts };
 }
 
-/** Orders inside closed shifts, each closing well before the next one opens; some with a customer, a few canceled. */
-function planOrders(ctx: TenantContext, people: People, { closed, shiftOpen, shiftLength }: ShiftPlan, rng: Rng): OrderPlan {
+/**
+ * Orders inside closed shifts: each shift gets its share, then on each trading day the day's
+ * orders are spread over its selling hours and dealt out to its registers' shifts in a random
+ * order. An order stays open for a tenth of the time between its register's orders (at most a
+ * quarter of an hour), the same for every order of the day, so orders close in the order they
+ * opened. Some have a customer, a few are canceled.
+ */
+function planOrders(ctx: TenantContext, people: People, { closed, days, dayStarts }: ShiftPlan, rng: Rng): OrderPlan {
   const O = ctx.counts.orders;
   const orderStarts = distribute(O, closed, rng, (r) => 0.3 + r.next() * 1.4);
   const orderTime = new Float64Array(O);
   const orderClose = new Float64Array(O);
   const orderShift = new Int32Array(O);
-  for (let s = 0; s < closed; s++) {
-    const n = (orderStarts[s + 1] as number) - (orderStarts[s] as number);
-    const length = shiftLength[s] as number;
+  for (let day = 0; day + 1 < dayStarts.length; day++) {
+    const firstShift = dayStarts[day] as number;
+    const endShift = dayStarts[day + 1] as number;
+    const first = orderStarts[firstShift] as number;
+    const n = (orderStarts[endShift] as number) - first;
+    // Each shift's orders, then shuffled among the day's registers (Fisher-Yates).
+    for (let shift = firstShift; shift < endShift; shift++) orderShift.fill(shift, orderStarts[shift] as number, orderStarts[shift + 1] as number);
+    for (let j = n - 1; j > 0; j--) {
+      const k = rng.int(0, j);
+      const swap = orderShift[first + j] as number;
+      orderShift[first + j] = orderShift[first + k] as number;
+      orderShift[first + k] = swap;
+    }
+    const length = days.length;
+    const selling = days.start[day] as number;
+    const open = Math.min(LONGEST_ORDER, (0.1 * length * (endShift - firstShift)) / Math.max(1, n));
     for (let j = 0; j < n; j++) {
-      const i = (orderStarts[s] as number) + j;
-      orderTime[i] = (shiftOpen[s] as number) + (length * (j + 0.1 + 0.8 * rng.next())) / n;
-      orderClose[i] = Math.floor((orderTime[i] as number) + Math.min(15 * 60_000, (0.1 * length) / n)) + 2;
-      orderShift[i] = s;
+      const i = first + j;
+      orderTime[i] = selling + (length * (j + 0.1 + 0.8 * rng.next())) / n;
+      orderClose[i] = Math.floor((orderTime[i] as number) + open) + 2;
     }
   }
   strictlyIncreasing(orderTime);
