@@ -34,7 +34,7 @@ describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (en
     }, open);
     await waitUntil('the first sync', () => tab.evaluate(() => (window as unknown as PageWindow).mirror.status.value.lastSyncAt !== undefined), Boolean, SLOW);
 
-    stage.cutService(true);
+    stage.front.cutService(true);
     const created = await tab.evaluate(
       async ({ id, gone }) => {
         const { mirror } = window as unknown as PageWindow;
@@ -68,7 +68,7 @@ describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (en
       removed: true,
     });
 
-    stage.cutService(false);
+    stage.front.cutService(false);
     await tab.evaluate(() => (window as unknown as PageWindow).mirror.start());
     await waitUntil('the outbox to empty', () => tab.evaluate(async () => (await (window as unknown as PageWindow).mirror.pending()).length), (n) => n === 0, SLOW);
     // Another sync, and another reload with a sync, send nothing again.
@@ -83,6 +83,55 @@ describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (en
     expect(sim.store.get('customers', customer.id)).toMatchObject({ phone_number: '+420 777 000 111' });
     expect(sim.store.get('customers', gone.id)!._d).not.toBe(0);
 
+    await tab.evaluate(() => (window as unknown as PageWindow).mirror.close());
+    await tab.close();
+    expectNoPageErrors(stage);
+  });
+
+  it.each([
+    // The page reads the status and headers, then the connection closes: the client sends the POST
+    // again (it carries its record's id), in every engine.
+    { cut: 'after-headers', retried: { chromium: 1, firefox: 1, webkit: 1 } },
+    // The connection closes before the first byte of the answer: Chromium and Firefox send the POST
+    // again by themselves, unseen by the page; WebKit fails it and the client sends it again.
+    { cut: 'before-answer', retried: { chromium: 0, firefox: 0, webkit: 1 } },
+  ] as const)('a push whose answer is lost ($cut) is sent again once and leaves the record once on the server, as sent', async ({ cut, retried }) => {
+    const { sim } = stage;
+    const tab = await stage.openPage();
+    await tab.evaluate(async (o) => {
+      await (window as unknown as PageWindow).conformance.openMirror(o).syncNow();
+    }, { token: sim.token, tenant: freshTenant('lost-answer'), pollIntervalMs: 600_000 });
+    const customers = sim.store.count('customers');
+    let seen = 0;
+    const stall = stage.front.stall((url, method) => method === 'POST' && url.pathname.endsWith('/customers') && ++seen === 1, 'answer');
+    const pushed = tab.evaluate(async () => {
+      const { mirror } = window as unknown as PageWindow;
+      const id = await mirror.save('customers', { company: null, lastname: 'Answer lost', email: 'lost@example.com' });
+      const outcome = await mirror.syncNow().then(
+        () => 'synced',
+        (error: Error) => error.name,
+      );
+      return { id, outcome };
+    });
+    await stall.reached;
+    stall.end(cut);
+    const { id } = await pushed;
+    await waitUntil(
+      'the outbox to empty',
+      () => tab.evaluate(async () => {
+        const { mirror } = window as unknown as PageWindow;
+        if ((await mirror.pending()).length > 0) await mirror.syncNow().catch(() => undefined);
+        return (await mirror.pending()).length;
+      }),
+      (n) => n === 0,
+      SLOW,
+    );
+    expect(sim.store.count('customers')).toBe(customers + 1);
+    expect(sim.store.get('customers', id)).toMatchObject({ lastname: 'Answer lost', email: 'lost@example.com' });
+    // Two POSTs of one record with the same values, whoever sent the second: never a second record.
+    expect(sim.requests.timesPosted('customers', id)).toBe(2);
+    const retries = await tab.evaluate(() => (window as unknown as PageWindow).retries.filter((r) => r.startsWith('POST ')));
+    expect(retries.length).toBe(retried[engine]);
     await tab.evaluate(() => (window as unknown as PageWindow).mirror.close());
     await tab.close();
     expectNoPageErrors(stage);

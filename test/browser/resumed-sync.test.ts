@@ -30,7 +30,7 @@ describe.each(selectedEngines())('a first sync interrupted by a reload in %s', {
     const open = { token: sim.token, tenant: freshTenant('resume'), pageLimit: PAGE, pollIntervalMs: 600_000 };
     // The third page of the long collection is held unanswered: the page is reloaded while it waits.
     const pages: URL[] = [];
-    const stall = stage.stall((url) => url.pathname.endsWith(`/${LONG}`) && pages.push(url) === 3);
+    const stall = stage.front.stall((url) => url.pathname.endsWith(`/${LONG}`) && pages.push(url) === 3);
     const tab = await stage.openPage();
     await tab.evaluate(async (o) => {
       await (window as unknown as PageWindow).conformance.openMirror(o).start();

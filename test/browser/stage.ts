@@ -2,9 +2,8 @@
  * What every conformance test stands on, in one engine: a simulator, an app server that serves the
  * conformance page and proxies the simulator's API on the page's origin (so the page is one origin,
  * as an app behind its own server is), page errors reported to that server, and one browser of the
- * engine for all the tests of a file. The browser reaches the app server through a front that can
- * cut the service alone (`cutService`): the page still loads, as an app shell a device has cached
- * does, while every call to the service fails as a lost network does, in every engine alike.
+ * engine for all the tests of a file. The browser reaches the app server through a front
+ * (`front.ts`) that can cut the service alone or hold chosen requests to it.
  *
  * The page loads the library itself: `src/index.ts` and the page harness (`page/harness.ts`) are
  * bundled into the page's one script, so reloading the page reloads the library as an app's reload
@@ -12,8 +11,6 @@
  * (`no-locks`: a browser without Web Locks).
  */
 import { createHash } from 'node:crypto';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +21,7 @@ import { launchEngine, type EngineBrowser, type EngineName, type EngineTab, type
 import type { PageError } from '../../scripts/engines/page-errors.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import { POLL, waitUntil } from '../e2e/dom.js';
+import { startFront, type Front } from './front.js';
 
 /** What a page is opened with (see `features.js` below). */
 export interface PageFlags {
@@ -43,27 +41,9 @@ export interface Stage {
   openPage(flags?: PageFlags): Promise<EngineTab>;
   /** Address of the conformance page with `flags`. */
   pageUrl(flags?: PageFlags): string;
-  /**
-   * Cuts (`true`) or restores the page's way to the service: while cut, every request under the
-   * service's path has its connection closed before an answer (a network failure in the page), and
-   * nothing reaches the simulator; the page and its scripts are still served.
-   */
-  cutService(cut: boolean): void;
-  /**
-   * Holds, unanswered, every request to the service for which `match` says yes (it sees each
-   * request's address, in order), until `end()` closes their connections: a page can be reloaded
-   * or closed while a request of its sync is under way, at a point the test chooses.
-   */
-  stall(match: (url: URL) => boolean): Stall;
+  /** The server in front of the app server: `front.cutService`, `front.stall` (see `front.ts`). */
+  front: Front;
   close(): Promise<void>;
-}
-
-/** Requests held by {@link Stage.stall}. */
-export interface Stall {
-  /** Resolves with the address of the first request held. */
-  readonly reached: Promise<URL>;
-  /** Closes the connections of the requests held (none reaches the simulator) and holds no more. */
-  end(): void;
 }
 
 /** Options of {@link startStage}. */
@@ -82,7 +62,7 @@ export async function startStage(engine: EngineName, options: StageOptions = {})
     await writePage(root);
     started.sim = await createSimulator({ port: 0, size: 'tiny', clock: { start: Date.now() }, ...options.sim });
     started.server = await createAppServer({ root, apiBaseUrl: started.sim.baseUrl, pageErrors: (error) => errors.push(error) });
-    started.front = await startFront(started.server, new URL(started.sim.baseUrl).pathname);
+    started.front = await startFront(started.server.url, new URL(started.sim.baseUrl).pathname);
     started.browser = await launchEngine(engine, options.launch);
   } catch (error) {
     await started.front?.close();
@@ -110,29 +90,7 @@ export async function startStage(engine: EngineName, options: StageOptions = {})
       await pageReady(tab);
       return tab;
     },
-    cutService(cut) {
-      front.cut = cut;
-    },
-    stall(match) {
-      let reach!: (url: URL) => void;
-      const reached = new Promise<URL>((resolve) => (reach = resolve));
-      const held: IncomingMessage[] = [];
-      const stall: FrontStall = {
-        match,
-        hold(req, url) {
-          held.push(req);
-          reach(url);
-        },
-      };
-      front.stalls.add(stall);
-      return {
-        reached,
-        end() {
-          front.stalls.delete(stall);
-          for (const req of held.splice(0)) req.socket.destroy();
-        },
-      };
-    },
+    front,
     async close() {
       await browser.close();
       await front.close();
@@ -155,55 +113,6 @@ export async function pageReady(tab: EngineTab): Promise<void> {
 export function expectNoPageErrors(stage: Stage): void {
   const reported = stage.errors.splice(0).map((e) => `${e.kind}: ${e.message}`);
   expect(reported).toEqual([]);
-}
-
-/** The server the browser talks to: everything goes on to the app server, unless the service is cut. */
-interface Front {
-  readonly url: string;
-  /** While true, requests under the service's path lose their connection. */
-  cut: boolean;
-  /** What holds requests to the service now (see `Stage.stall`). */
-  stalls: Set<FrontStall>;
-  close(): Promise<void>;
-}
-
-interface FrontStall {
-  match(url: URL): boolean;
-  hold(req: IncomingMessage, url: URL): void;
-}
-
-async function startFront(app: AppServer, servicePath: string): Promise<Front> {
-  const target = new URL(app.url);
-  const front: Front = { url: '', cut: false, stalls: new Set(), close: () => Promise.resolve() };
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if ((req.url ?? '').startsWith(servicePath)) {
-      if (front.cut) {
-        req.socket.destroy();
-        return;
-      }
-      const url = new URL(req.url ?? '/', front.url);
-      const stall = [...front.stalls].find((s) => s.match(url));
-      if (stall) {
-        stall.hold(req, url);
-        return;
-      }
-    }
-    const upstream = request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(front, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  });
 }
 
 let tenants = 0;

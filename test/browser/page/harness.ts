@@ -36,6 +36,8 @@ export interface PageWindow {
   mirror: Mirror;
   /** Every status the mirror published, oldest first. */
   statuses: SeenStatus[];
+  /** Every retry the mirror's client made, as `METHOD path: error name`, oldest first. */
+  retries: string[];
   /** Every answer of each live query {@link followCounts} started, by name, oldest first. */
   answers: Record<string, Record<string, number>[]>;
   /** What the page found of the features the library may fall back without (see {@link features}). */
@@ -51,6 +53,7 @@ export function serviceUrl(): string {
 export function openMirror(options: PageMirrorOptions): Mirror {
   const page = window as unknown as PageWindow;
   const { token, tenant, ...rest } = options;
+  page.retries = [];
   const mirror = createMirror({
     baseUrl: serviceUrl(),
     token,
@@ -58,6 +61,7 @@ export function openMirror(options: PageMirrorOptions): Mirror {
     userAgent: 'pos-cloud-mirror conformance (tests@example.com)',
     timeoutMs: 10_000,
     retry: { limit: 3, baseDelayMs: 50, maxDelayMs: 400 },
+    onRetry: ({ request, error }) => page.retries.push(`${request.method} ${request.path.split('?')[0]}: ${error.name}`),
     ...rest,
   });
   page.mirror = mirror;
