@@ -142,6 +142,7 @@ async function writePage(root: string): Promise<void> {
 }
 
 const BUNDLE_INPUTS = ['src', 'test/browser/page'];
+const PAGE_MODULES = ['src/index.ts', 'test/browser/page/harness.ts', 'test/browser/page/previous-release.ts'];
 
 /**
  * The library and the page harness as one classic script setting `globalThis.conformance`, built
@@ -154,10 +155,7 @@ async function libraryBundle(): Promise<string> {
   const cached = join(dir, `conformance-${hash.digest('hex').slice(0, 16)}.js`);
   const existing = await readFile(cached, 'utf8').catch(() => undefined);
   if (existing !== undefined) return existing;
-  const code = await bundleForBrowser(
-    `export * from ${JSON.stringify(repoPath('src/index.ts'))};\nexport * from ${JSON.stringify(repoPath('test/browser/page/harness.ts'))};`,
-    'conformance',
-  );
+  const code = await bundleForBrowser(PAGE_MODULES.map((path) => `export * from ${JSON.stringify(repoPath(path))};`).join('\n'), 'conformance');
   await mkdir(dir, { recursive: true });
   const partial = `${cached}.${process.pid}`;
   await writeFile(partial, code);
