@@ -27,6 +27,9 @@ type Session = Awaited<ReturnType<typeof remote>>;
 export async function launchWebKit(options: LaunchOptions = {}): Promise<EngineBrowser> {
   requireBinary(WEBKIT_DRIVER_PATH, 'WebKitWebDriver', 'webkit2gtk-driver libwebkit2gtk-4.1-0');
   requireBinary(MINIBROWSER_PATH, 'MiniBrowser', 'libwebkit2gtk-4.1-0');
+  if (options.storageLimit !== undefined) {
+    throw new Error('WebKit: MiniBrowser offers no storage limit (its automation session keeps IndexedDB in memory, with no quota a test can reach)');
+  }
   const port = await freePort();
   const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=127.0.0.1'], {
     env: localeEnv(options.locale ?? 'en-US', await display()),
