@@ -8,7 +8,7 @@
  * The page loads the library itself: `src/index.ts` and the page harness (`page/harness.ts`) are
  * bundled into the page's one script, so reloading the page reloads the library as an app's reload
  * does. Flags in the page's address change what the browser offers before that script runs
- * (`no-locks`: a browser without Web Locks).
+ * (`no-locks`: a browser without Web Locks; `quota`: a storage limit, see `page/features.js`).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -23,10 +23,12 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../sr
 import { POLL, waitUntil } from '../e2e/dom.js';
 import { startFront, type Front } from './front.js';
 
-/** What a page is opened with (see `features.js` below). */
+/** What a page is opened with (see `page/features.js`, which runs before the library). */
 export interface PageFlags {
   /** The browser offers no Web Locks (`navigator.locks` is taken away before the library loads). */
   'no-locks'?: boolean;
+  /** A storage limit laid on IndexedDB in the page (bytes), for an engine that lets no test set a real one (WebKit). */
+  quota?: number;
 }
 
 /** A simulator, the conformance page's server and a browser of one engine. */
@@ -74,7 +76,7 @@ export async function startStage(engine: EngineName, options: StageOptions = {})
   const { sim, server, front, browser } = started as Required<typeof started>;
   const pageUrl = (flags: PageFlags = {}) => {
     const url = new URL(front.url);
-    for (const [flag, on] of Object.entries(flags)) if (on) url.searchParams.set(flag, '');
+    for (const [flag, value] of Object.entries(flags)) if (value !== undefined && value !== false) url.searchParams.set(flag, value === true ? '' : String(value));
     return url.href;
   };
   return {
@@ -122,22 +124,13 @@ export function freshTenant(what: string): string {
   return `${what}-${process.pid}-${++tenants}`;
 }
 
-/**
- * Runs before the library: takes away what a test asks the browser not to offer, as an older or
- * smaller browser would lack it, so the library sees it missing from the start.
- */
-const FEATURES_SCRIPT = `(() => {
-  const flags = new URLSearchParams(location.search);
-  if (flags.has('no-locks')) delete Navigator.prototype.locks;
-})();`;
-
 async function writePage(root: string): Promise<void> {
   await writeFile(
     join(root, 'index.html'),
     '<!doctype html><html><head><meta charset="utf-8"><title>pos-cloud-mirror conformance</title>' +
       '<script src="/features.js"></script><script src="/conformance.js"></script></head><body></body></html>',
   );
-  await writeFile(join(root, 'features.js'), FEATURES_SCRIPT);
+  await writeFile(join(root, 'features.js'), await readFile(repoPath('test/browser/page/features.js')));
   await writeFile(join(root, 'conformance.js'), await libraryBundle());
 }
 

@@ -137,3 +137,45 @@ export async function dumpDatabases(names: readonly string[]): Promise<[string, 
   }
   return rows;
 }
+
+/**
+ * Fills database `name` with about `bytes` of data no engine can compress (random text, in
+ * records of 100 kB, each in its own transaction): space taken from the origin's quota, as other
+ * data of an app would take it. Resolves with what was written.
+ */
+export async function fillBallast(name: string, bytes: number): Promise<number> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(name, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('ballast');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const chunk = 80_000;
+  let written = 0;
+  try {
+    for (let key = 0; written < bytes; key++) {
+      const random = crypto.getRandomValues(new Uint8Array(Math.ceil(Math.min(chunk, bytes - written) * 0.75)));
+      const text = btoa(Array.from(random, (byte) => String.fromCharCode(byte)).join(''));
+      const full = await new Promise<boolean>((resolve, reject) => {
+        const tx = db.transaction('ballast', 'readwrite');
+        tx.objectStore('ballast').put(text, key);
+        tx.oncomplete = () => resolve(false);
+        tx.onabort = () => (bytes === Infinity && tx.error?.name === 'QuotaExceededError' ? resolve(true) : reject(tx.error));
+      });
+      if (full) break;
+      written += text.length;
+    }
+  } finally {
+    db.close();
+  }
+  return written;
+}
+
+/** Deletes database `name` (resolves once it is gone). */
+export function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+  });
+}
