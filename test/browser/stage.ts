@@ -27,6 +27,8 @@ import { startFront, type Front } from './front.js';
 export interface PageFlags {
   /** The browser offers no Web Locks (`navigator.locks` is taken away before the library loads). */
   'no-locks'?: boolean;
+  /** The browser offers no `navigator.storage` (persist, estimate), as WebKitGTK does. */
+  'no-storage-manager'?: boolean;
   /** A storage limit laid on IndexedDB in the page (bytes), for an engine that lets no test set a real one (WebKit). */
   quota?: number;
 }

@@ -2,6 +2,7 @@
  * Runs in the conformance page before the library, and changes what the browser offers as the
  * page's address asks:
  * - `no-locks`: no Web Locks, as a browser without them (`navigator.locks` is taken away);
+ * - `no-storage-manager`: no `navigator.storage` (persist, estimate), as WebKitGTK offers none;
  * - `quota=<bytes>`: a storage limit, for an engine that lets no test set a real one. WebKitGTK's
  *   MiniBrowser runs automation in an ephemeral session that keeps IndexedDB in memory and refused
  *   nothing up to 1.6 GB, so there the limit is laid on IndexedDB itself, at the narrowest point:
@@ -13,6 +14,7 @@
 (() => {
   const flags = new URLSearchParams(location.search);
   if (flags.has('no-locks')) delete Navigator.prototype.locks;
+  if (flags.has('no-storage-manager')) delete Navigator.prototype.storage;
   const quota = Number(flags.get('quota'));
   if (quota > 0) limitStorage(quota);
 
