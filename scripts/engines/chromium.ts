@@ -41,7 +41,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
     async newTab() {
       const page = await context.newPage();
       await page.addInitScript(NAME_HELPER);
-      return chromiumTab(page);
+      return chromiumTab(page, options.storageLimit);
     },
     async suspend(suspended) {
       if (suspended) stopped = matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
@@ -65,12 +65,15 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze). */
-function chromiumTab(page: Page): EngineTab {
+/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze, a storage limit). */
+function chromiumTab(page: Page, storageLimit: number | undefined): EngineTab {
   const cdp = page.context().newCDPSession(page);
   return {
     engine: 'chromium',
     async goto(url) {
+      if (storageLimit !== undefined) {
+        await (await cdp).send('Storage.overrideQuotaForOrigin', { origin: new URL(url).origin, quotaSize: storageLimit });
+      }
       await page.goto(url, { waitUntil: 'load' });
     },
     async reload() {

@@ -30,6 +30,16 @@ export interface LaunchOptions {
   timezone?: string;
   /** Width and height of each tab's viewport. @default { width: 1280, height: 860 } */
   viewport?: { width: number; height: number };
+  /**
+   * The most an origin may store (bytes), as a nearly full disk leaves it, where the engine can be
+   * told: Chromium per origin (CDP `Storage.overrideQuotaForOrigin`, set as a tab opens an
+   * origin), Firefox for all of temporary storage at launch (the pref
+   * `dom.quotaManager.temporaryStorage.fixedLimit`, whole KiB; below 10 MiB one origin may use
+   * all of it). WebKitGTK's MiniBrowser offers no limit (automation runs an ephemeral session
+   * whose IndexedDB lives in memory): launching WebKit with this option is an error.
+   * @default the engine's own quota
+   */
+  storageLimit?: number;
 }
 
 /** A running browser with one profile: its tabs share IndexedDB, Web Locks and BroadcastChannel. */

@@ -33,6 +33,7 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
       // No update checks or telemetry: the machine's network is closed.
       'app.update.enabled': false,
       'toolkit.telemetry.enabled': false,
+      ...(options.storageLimit === undefined ? {} : { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.max(1, Math.floor(options.storageLimit / 1024)) }),
     },
   });
   const version = (await browser.version()).replace(/^firefox\//i, 'Firefox ');

@@ -27,6 +27,9 @@ type Session = Awaited<ReturnType<typeof remote>>;
 export async function launchWebKit(options: LaunchOptions = {}): Promise<EngineBrowser> {
   requireBinary(WEBKIT_DRIVER_PATH, 'WebKitWebDriver', 'webkit2gtk-driver libwebkit2gtk-4.1-0');
   requireBinary(MINIBROWSER_PATH, 'MiniBrowser', 'libwebkit2gtk-4.1-0');
+  if (options.storageLimit !== undefined) {
+    throw new Error('WebKit: MiniBrowser offers no storage limit (its automation session keeps IndexedDB in memory, with no quota a test can reach)');
+  }
   const port = await freePort();
   const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=127.0.0.1'], {
     env: localeEnv(options.locale ?? 'en-US', await display()),
@@ -88,7 +91,7 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       // WebDriver opens a window from the current one, which must still be open: the keeper is.
       const handle = await inWindow(await keeper, async () => (await session.createWindow('window')).handle);
       await inWindow(handle, () => session.setWindowSize(viewport.width, viewport.height));
-      return webkitTab(session, handle, inWindow);
+      return webkitTab(session, handle, inWindow, keeper);
     },
     async suspend(suspended) {
       if (suspended) stopped = descendants(driver.pid!, /WebKitWebProcess/);
@@ -110,7 +113,7 @@ type Job = ['running'] | ['done', unknown] | ['failed', string] | ['lost'];
 
 let jobs = 0;
 
-function webkitTab(session: Session, handle: string, inWindow: InWindow): EngineTab {
+function webkitTab(session: Session, handle: string, inWindow: InWindow, keeper: Promise<string>): EngineTab {
   const run = <T>(command: () => Promise<T>) => inWindow(handle, command);
   return {
     engine: 'webkit',
@@ -187,7 +190,12 @@ function webkitTab(session: Session, handle: string, inWindow: InWindow): Engine
       await run(() => session.saveScreenshot(path));
     },
     async close() {
-      await run(() => session.closeWindow());
+      await run(async () => {
+        await session.closeWindow();
+        // webdriverio answers a closed window by switching to another one, unawaited: a command of
+        // ours after it lets that switch finish first, so a browser closed next cannot fail it.
+        await session.switchToWindow(await keeper);
+      });
     },
   };
 }

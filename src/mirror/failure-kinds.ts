@@ -1,23 +1,51 @@
 import { Dexie } from 'dexie';
 import { type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isTimeoutError } from '../errors/index.js';
 
+/** What a quota error says when the engine gave it no message (Chromium gives none). */
+const QUOTA_MESSAGE = 'the storage of this origin is full (quota exceeded)';
+
 /** A failure as the status shows it: name and message, nothing else (no secrets, no stack). */
 export function describeError(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name, message: error.message };
+  if (error instanceof Error || error instanceof DOMException) {
+    return { name: error.name, message: error.message === '' && error.name === 'QuotaExceededError' ? QUOTA_MESSAGE : error.message };
+  }
   return { name: 'Error', message: String(error) };
 }
 
-/** A run cut short on purpose (stop, close). */
+/**
+ * A run cut short on purpose (stop, close, the lead lost): the runtime's `AbortError`. A Dexie
+ * `AbortError` is not one: it is a transaction the engine aborted (for lack of space, say).
+ */
 export function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
+  return error instanceof Error && error.name === 'AbortError' && !(error instanceof Dexie.DexieError);
 }
 
-/** IndexedDB refused a write for lack of space; Dexie may wrap the DOMException as `inner`. */
+/**
+ * The quota error behind `error`, if IndexedDB refused to store something for lack of space. The
+ * engines report it differently, and Dexie wraps each: Chromium and Firefox abort the transaction
+ * as it commits (a Dexie `AbortError` whose `inner` is the `QuotaExceededError`), WebKit refuses the
+ * write itself (among the `failures` of a Dexie `BulkError` for a bulk write), and a database that
+ * cannot be created or upgraded fails to open (a `DatabaseClosedError` or `OpenFailedError`).
+ */
+export function quotaError(error: unknown): Error | undefined {
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): Error | undefined => {
+    if (!(e instanceof Error || e instanceof DOMException) || depth > 5 || seen.has(e)) return undefined;
+    seen.add(e);
+    if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return e;
+    const { inner, cause, failures } = e as { inner?: unknown; cause?: unknown; failures?: unknown };
+    for (const next of [inner, cause, ...(Array.isArray(failures) ? failures : [])]) {
+      const found = visit(next, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(error, 0);
+}
+
+/** IndexedDB refused a write for lack of space (see {@link quotaError}). */
 export function isQuotaError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = (e as { inner?: unknown; cause?: unknown }).inner ?? e.cause, depth++) {
-    if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return true;
-  }
-  return false;
+  return quotaError(error) !== undefined;
 }
 
 /** The IndexedDB connection went away under the mirror (Safari closes them). */

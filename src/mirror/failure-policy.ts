@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import { AuthError } from '../errors/index.js';
 import type { FailureAction } from '../sync/coordination/index.js';
-import { describeError, isAbort, isClosedDatabase, isQuotaError } from './failure-kinds.js';
+import { describeError, isAbort, isClosedDatabase, quotaError } from './failure-kinds.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SyncPhase, SyncStatus } from './status.js';
 import type { TokenGenerations } from './token-generations.js';
@@ -30,7 +30,8 @@ export interface FailurePolicy {
  * - a run cut short by `stop()`, `close()` or a step down is no failure;
  * - an auth failure pauses sync (`auth-error`) until `setToken()`, unless the token it was
  *   refused for has been replaced since;
- * - a quota error pauses it (`storage-error`);
+ * - a quota error pauses it (`storage-error`, the error shown as the engine's `QuotaExceededError`),
+ *   and the database connection is opened afresh for the next run;
  * - a lost IndexedDB connection (Safari drops them) is reopened and the run retried;
  * - anything else shows `error` (or `offline`) and is retried with backoff.
  */
@@ -48,8 +49,14 @@ export function createFailurePolicy(options: FailurePolicyOptions): FailurePolic
       setStatus({ phase: 'auth-error', lastError });
       return 'pause';
     }
-    if (isQuotaError(error)) {
-      setStatus({ phase: 'storage-error', lastError });
+    const quota = quotaError(error);
+    if (quota) {
+      // Named the same in every engine, whatever wrapped it (see `quotaError`).
+      setStatus({ phase: 'storage-error', lastError: describeError(quota) });
+      // Firefox refuses the next write of a connection that went over its quota, whatever space is
+      // freed meanwhile ("InvalidStateError: A mutation operation was attempted on a database that
+      // did not allow mutations"); a fresh connection does not. Dexie opens it again on next use.
+      if (!lifecycle.closed) options.db.close({ disableAutoOpen: false });
       return 'pause';
     }
     if (isClosedDatabase(error) && !lifecycle.closed) void options.db.open().catch(() => undefined);

@@ -43,25 +43,33 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
   let outboxTouched: unknown;
-  const counts = liveQuery(async () => ({
-    pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
-    rejected: await db._sync_outbox.where('state').equals('rejected').count(),
-    conflicts: await db._sync_conflicts.count(),
-    quarantined: await db._sync_quarantine.count(),
-    quarantinedBy: await quarantinedByCollection(db),
-    unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
-    touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
-  })).subscribe({
-    next: ({ touched, ...c }) => {
-      // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
-      // pending entry leaves the count as it was).
-      const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
-      outboxTouched = touched;
-      set(c);
-      if (grew) options.onOutboxGrew();
-    },
-    error: () => undefined,
-  });
+  let counts: { unsubscribe(): void } | undefined;
+  const followCounts = () => {
+    counts?.unsubscribe();
+    counts = liveQuery(async () => ({
+      pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
+      rejected: await db._sync_outbox.where('state').equals('rejected').count(),
+      conflicts: await db._sync_conflicts.count(),
+      quarantined: await db._sync_quarantine.count(),
+      quarantinedBy: await quarantinedByCollection(db),
+      unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
+      touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
+    })).subscribe({
+      next: ({ touched, ...c }) => {
+        // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
+        // pending entry leaves the count as it was).
+        const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
+        outboxTouched = touched;
+        set(c);
+        if (grew) options.onOutboxGrew();
+      },
+      error: () => undefined,
+    });
+  };
+  followCounts();
+  // A live query that ran while the database could not be opened (no room to create it, say)
+  // never answers again: the counts are followed afresh each time the database opens.
+  db.on('ready', followCounts, true);
 
   const unsubscribeConnectivity = env.onConnectivity((online) => set(connectivityChange(status.value.phase, online, options.restingPhase)));
 
@@ -70,7 +78,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     progress,
     set,
     close() {
-      counts.unsubscribe();
+      db.on('ready').unsubscribe(followCounts);
+      counts?.unsubscribe();
       unsubscribeConnectivity();
       set({ phase: 'closed', leader: false });
       status.complete();

@@ -6,7 +6,7 @@ import { assertCollection } from '../sync/outbox/index.js';
 import type { Puller, ReconcileReport } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { forgetUnavailable } from './collection-availability.js';
-import { isAbort } from './failure-kinds.js';
+import { isAbort, quotaError } from './failure-kinds.js';
 import type { FailurePolicy } from './failure-policy.js';
 import { pullIsolated } from './isolated-pulls.js';
 import { electionDecided } from './leadership.js';
@@ -95,7 +95,8 @@ async function runOnce(o: SyncRunsOptions, signal: AbortSignal, only?: Collectio
     // A run cut short on purpose: a status still saying it syncs goes back to rest.
     const phase = feed.status.value.phase;
     if ((signal.aborted || isAbort(error)) && (phase === 'syncing' || phase === 'initial-sync')) feed.set({ phase: o.restingPhase() });
-    throw error;
+    // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
+    throw quotaError(error) ?? error;
   }
   feed.set({ phase: o.restingPhase(), lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
   return report;
