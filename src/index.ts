@@ -139,6 +139,7 @@ export type {
   OutboxOp,
   OutboxState,
   ConflictRow,
+  MovedCreate,
 } from './db/sync-rows.js';
 
 // sync

@@ -1,3 +1,4 @@
+import type { MovedCreate } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { CollectionProgress } from '../sync/pull/index.js';
 
@@ -69,6 +70,14 @@ export interface SyncStatus {
    * these again. Their edits wait in the outbox.
    */
   failing: Partial<Record<CollectionName | 'categories', { name: string; message: string }>>;
+  /**
+   * The latest local creates moved to a fresh id before they were sent (up to 20, oldest first):
+   * the server held another record under the id this mirror had generated (another device drew
+   * the same id). Each names the collection, the old id (now the other device's record) and the
+   * new one, which the record and every pending edit that pointed at it use from then on. Kept in
+   * the database, so every tab shows them.
+   */
+  movedCreates: MovedCreate[];
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -94,6 +103,7 @@ export function initialStatus(online: boolean): SyncStatus {
     refusing: [],
     unavailable: [],
     failing: {},
+    movedCreates: [],
     lastSyncAt: undefined,
     lastError: undefined,
   };
