@@ -8,7 +8,7 @@ import type { ConflictRow, StoredRecord } from '../../src/db/sync-rows.js';
 import type { Id } from '../../src/ids/id.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
 import type { CollectionName } from '../../src/schema/collections.js';
-import type { Ledger, Writer } from './ledger.js';
+import { CREATE_MARKER, markerOf, type Ledger, type Writer } from './ledger.js';
 import type { CreateKind } from './operations.js';
 import { EDIT_FIELDS, HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
 import { liveRecords, pickAny, pickTarget } from './targets.js';
@@ -41,7 +41,7 @@ export class DeviceEdits {
     const target = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
     if (!target) return 'nothing-to-do';
     await this.mirror().remove(collection, target.id);
-    this.ledger.removed(step, this.writer, collection, target.id);
+    this.ledger.removed(step, this.writer, collection, target.id, markerOf(target));
     return 'done';
   }
 
@@ -49,16 +49,24 @@ export class DeviceEdits {
   async create(step: number, what: CreateKind, pick: number): Promise<EditOutcome> {
     const mirror = this.mirror();
     const db = mirror.db;
-    const made: { collection: CollectionName; id: Id; values: Record<string, unknown> }[] = [];
+    const made: { collection: CollectionName; id: Id; values: Record<string, unknown>; marker: string; refs: Record<string, string> }[] = [];
     const text = (part: number) => uniqueValue('text', this.writer, step, part);
     const number = (part: number) => uniqueValue('number', this.writer, step, part) as number;
     const save = async (collection: CollectionName, fixed: Record<string, unknown>, values: Record<string, unknown>) => {
-      const id = await mirror.save(collection, { ...fixed, ...values });
-      made.push({ collection, id, values });
+      const marker = `${step}.${made.length}`;
+      const id = await mirror.save(collection, { ...fixed, ...values, [CREATE_MARKER]: marker });
+      // Fields pointing at a record made in this create: the checks follow them if it moves.
+      const refs: Record<string, string> = {};
+      for (const [field, value] of Object.entries(fixed)) {
+        const parent = made.find((m) => m.id === value);
+        if (parent) refs[field] = parent.marker;
+      }
+      made.push({ collection, id, values, marker, refs });
       return id;
     };
     const refs = await this.references(pick);
-    const tables = [db.customers, db.products, db.product_price_matrix, db.orders, db.order_details, db.warehouses, db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts];
+    // The outbox's touch row (`_sync_meta`) too: a tab that does not lead tells the leader of its edits there.
+    const tables = [db.customers, db.products, db.product_price_matrix, db.orders, db.order_details, db.warehouses, db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts, db._sync_meta];
     const done = await db.transaction('rw', tables, async (): Promise<boolean> => {
       switch (what) {
         case 'customer':
@@ -105,9 +113,9 @@ export class DeviceEdits {
     });
     if (!done) return 'nothing-to-do';
     // Told it is saved: the transaction committed.
-    for (const { collection, id, values } of made) {
-      this.ledger.created(step, this.writer, collection, id);
-      this.ledger.wrote(step, this.writer, collection, id, null, values);
+    for (const { collection, id, values, marker, refs } of made) {
+      this.ledger.created(step, this.writer, collection, id, marker, refs);
+      this.ledger.wrote(step, this.writer, collection, id, null, values, marker);
     }
     return 'done';
   }
@@ -142,12 +150,13 @@ export class DeviceEdits {
       return;
     }
     this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'local', changed);
+    const marker = markerOf(row.local) ?? markerOf(row.server);
     const written: Record<string, unknown> = {};
     for (const field of changed) {
-      if (field === '_d' && row.local && row.local._d !== 0) this.ledger.removed(step, this.writer, row.collection, row.id);
+      if (field === '_d' && row.local && row.local._d !== 0) this.ledger.removed(step, this.writer, row.collection, row.id, marker);
       else if (field in (row.local ?? {}) && isWrittenField(row.collection, field)) written[field] = row.local![field];
     }
-    this.ledger.wrote(step, this.writer, row.collection, row.id, row.server, written);
+    this.ledger.wrote(step, this.writer, row.collection, row.id, row.server, written, marker);
   }
 
   private async live(collection: CollectionName): Promise<StoredRecord[]> {

@@ -66,11 +66,11 @@ export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
-  const seed = number(values.seed, '--seed');
+  const seed = numberFlag(values.seed, '--seed');
   if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
-  const minutes = number(values.minutes, '--minutes');
+  const minutes = numberFlag(values.minutes, '--minutes');
   if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
-  const devices = number(values.devices, '--devices');
+  const devices = numberFlag(values.devices, '--devices');
   if (!Number.isInteger(devices) || devices < 1 || devices > MAX_DEVICES) throw new UsageError(`--devices must be a whole number from 1 to ${MAX_DEVICES}, got ${JSON.stringify(values.devices)}`);
   return { seed, minutes, devices };
 }
@@ -81,7 +81,7 @@ export function soakCommand(options: SoakOptions): string {
 }
 
 /** A flag's text as a number (an empty or non-numeric text is a UsageError naming the flag). */
-function number(text: string, flag: string): number {
+export function numberFlag(text: string, flag: string): number {
   const trimmed = text.trim();
   const value = trimmed === '' ? Number.NaN : Number(trimmed);
   if (!Number.isFinite(value)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);
