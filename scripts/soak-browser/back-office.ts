@@ -13,9 +13,23 @@ import type { EditedCollection, RemovedCollection } from '../soak/soak-fields.js
 import type { ServiceWatch } from './service-watch.js';
 
 /** When a back-office write happened (harness clock, ms) and the version it gave the record. */
-interface WriteTime {
+export interface WriteTime {
   at: number;
   v: number;
+}
+
+/**
+ * True when a write made at `time.at`, which gave its record version `time.v`, was replaced by a
+ * POST built before it (see {@link BackOffice.writtenBlind}).
+ */
+export function replacedBlind(watch: ServiceWatch, write: FieldWrite, time: WriteTime): boolean {
+  return watch.posts.some((post) => {
+    if (post.collection !== write.collection || (post.endedAt ?? Number.POSITIVE_INFINITY) <= time.at) return false;
+    const sent = post.records.find((r) => r.id === write.id);
+    if (!sent) return false;
+    const replaces = write.field === '_d' ? (sent._d ?? 0) === 0 : JSON.stringify(sent[write.field] ?? null) !== JSON.stringify(write.value ?? null);
+    return replaces && watch.newestSentBefore(write.collection, write.id, post.sentAt) < time.v;
+  });
 }
 
 /** A record of another device minted under the id of a tab's create. */
@@ -74,14 +88,12 @@ export class BackOffice {
    */
   writtenBlind(write: FieldWrite): boolean {
     const time = this.times.get(write);
-    if (!time) return false;
-    return this.watch.posts.some((post) => {
-      if (post.collection !== write.collection || (post.endedAt ?? Number.POSITIVE_INFINITY) <= time.at) return false;
-      const sent = post.records.find((r) => r.id === write.id);
-      if (!sent) return false;
-      const overwrites = write.field === '_d' ? (sent._d ?? 0) === 0 : JSON.stringify(sent[write.field] ?? null) !== JSON.stringify(write.value ?? null);
-      return overwrites && this.watch.newestSentBefore(write.collection, write.id, post.sentAt) < time.v;
-    });
+    return time !== undefined && replacedBlind(this.watch, write, time);
+  }
+
+  /** When a back-office write happened and the version it gave its record (empty for another writer's). */
+  timeOf(write: FieldWrite): { at?: number; v?: number } {
+    return this.times.get(write) ?? {};
   }
 
   /** Runs a register write and notes when each field it wrote happened, and the record's new `_v`. */

@@ -8,6 +8,7 @@
 import { checkSoak, type CheckResult, type SoakState, type Violation } from '../soak/checks.js';
 import { markerOf } from '../soak/ledger.js';
 import type { PageError } from '../engines/page-errors.js';
+import type { CollectionName } from '../../src/schema/collections.js';
 import type { Collision } from './back-office.js';
 import { checkLeaders, describeOverlap, type LeaderCheck } from './leader-check.js';
 import type { PageReport } from './page/soak-page.js';
@@ -19,6 +20,8 @@ export type BrowserViolationKind = Violation['kind'] | 'two-leaders' | 'page-err
 export interface BrowserViolation {
   kind: BrowserViolationKind;
   message: string;
+  /** The record it is about, when it is about one. */
+  subject?: { collection: CollectionName; id: string };
 }
 
 /** Everything the browser checks look at. */

@@ -69,6 +69,8 @@ export class Chaos {
   readonly counts: ChaosCounts = { actions: 0, byKind: {}, reloads: moments(), closes: moments(), opened: 0, cuts: { proxy: 0, offline: 0, all: 0 }, freezes: 0, lids: 0, faultPhases: 0, nothingToDo: 0 };
   /** Harness actions that failed (a reload that did not load, a tab that would not open). */
   readonly errors: string[] = [];
+  /** What the chaos did, when (harness clock): for a trace of a violation. */
+  readonly events: { at: number; what: string }[] = [];
   /** What undoes a cut or a freeze, due later: run at once when the run settles. */
   private readonly restores = new Map<ReturnType<typeof setTimeout>, () => Promise<void>>();
 
@@ -83,6 +85,7 @@ export class Chaos {
       if (!going()) break;
       this.counts.actions++;
       this.counts.byKind[action.kind] = (this.counts.byKind[action.kind] ?? 0) + 1;
+      this.note(action.kind === 'register-edit' || action.kind === 'register-remove' || action.kind === 'faults' ? JSON.stringify(action) : action.kind);
       try {
         if ((await this.perform(action)) === 'nothing-to-do') this.counts.nothingToDo++;
       } catch (error) {
@@ -120,6 +123,7 @@ export class Chaos {
       case 'cut-tab': {
         const tab = tabs.pick(action.tab, true);
         if (!tab) return 'nothing-to-do';
+        this.note(`cut tab ${tab.slot}${action.offline && tab.tab.setOffline && !tab.frozen ? ' (offline mode)' : ''} for ${action.ms} ms`);
         if (action.offline && tab.tab.setOffline && !tab.frozen) {
           await tab.offlineNow();
           this.counts.cuts.offline++;
@@ -144,6 +148,7 @@ export class Chaos {
         const tab = tabs.pick(action.tab);
         if (!tab) return 'nothing-to-do';
         if (!tab.tab.freeze) return this.lid(action.ms);
+        this.note(`freeze tab ${tab.slot} for ${action.ms} ms`);
         await tab.freeze();
         this.counts.freezes++;
         this.later(action.ms, () => (tab.alive && tab.frozen ? tab.thaw() : Promise.resolve()));
@@ -172,7 +177,11 @@ export class Chaos {
     if (moment.at === 'random') {
       const tab = this.o.tabs.pick(pick, true);
       if (!tab) return 'nothing-to-do';
-      await new Promise((resolve) => setTimeout(resolve, moment.delayMs));
+      if (moment.delayMs % 2 === 0) {
+        // In the middle of the user's action, when one comes: its transaction may be under way.
+        for (const until = Date.now() + 3_000; tab.alive && tab.busy === 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 3));
+        await new Promise((resolve) => setTimeout(resolve, moment.delayMs % 20));
+      } else await new Promise((resolve) => setTimeout(resolve, moment.delayMs));
       if (!tab.alive) return 'nothing-to-do';
       await this.hit(kind, tab);
       counts.random++;
@@ -215,8 +224,10 @@ export class Chaos {
 
   /** Reloads or closes `tab`; after a close, a tab is opened when none is left. */
   private async hit(kind: 'reload' | 'close', tab: SoakTab): Promise<void> {
+    this.note(`${kind} tab ${tab.slot} (load ${tab.session ?? '?'})`);
     if (kind === 'reload') {
       await tab.reload();
+      this.note(`tab ${tab.slot} reloaded (load ${tab.session ?? '?'})`);
       return;
     }
     await tab.close();
@@ -225,6 +236,7 @@ export class Chaos {
 
   private async open(): Promise<void> {
     const tab = await this.o.tabs.add();
+    this.note(`tab ${tab.slot} opened (load ${tab.session ?? '?'})`);
     this.counts.opened++;
     this.o.onTabOpened(tab);
   }
@@ -234,12 +246,14 @@ export class Chaos {
     const tabs = this.o.tabs.open;
     const frozen = tabs.map((tab) => tab.frozen);
     for (const tab of tabs) tab.frozen = true;
+    this.note(`lid closed for ${ms} ms`);
     await this.o.browser.suspend(true);
     this.counts.lids++;
     try {
       await new Promise((resolve) => setTimeout(resolve, ms));
     } finally {
       await this.o.browser.suspend(false);
+      this.note('lid opened');
       tabs.forEach((tab, i) => (tab.frozen = frozen[i]!));
     }
     return 'done';
@@ -274,13 +288,19 @@ export class Chaos {
     const values: Record<string, unknown> =
       collection === 'customers' ? { firstname: text(0), lastname: text(1), note_internal: text(2) } : collection === 'orders' ? { note: text(0), tags: text(1) } : { note: text(0), invoice_number: text(1) };
     this.o.backOffice.collide({ collection, id, marker, record, values, since, step });
+    this.note(`collision armed on ${collection} ${id} (tab ${tab.slot}, step ${step})`);
     return 'done';
+  }
+
+  private note(what: string): void {
+    this.events.push({ at: Date.now(), what });
   }
 
   /** Runs `restore` after `ms`, or when the run settles, whichever comes first. */
   private later(ms: number, restore: () => Promise<void>): void {
     const timer = setTimeout(() => {
       this.restores.delete(timer);
+      this.note('restore (network back, or thaw)');
       restore().catch((error: unknown) => this.errors.push(`restore: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`));
     }, ms);
     this.restores.set(timer, restore);

@@ -19,7 +19,7 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
   const f = r.faults;
   const lines = [
     `soak:browser: seed ${r.options.seed}, ${r.options.tabs} tabs, ${r.options.minutes} min in ${r.browserVersion} (${(r.elapsedMs / 1000).toFixed(1)} s with settling)`,
-    `operations: ${users.actions + chaos.actions} (tabs' users ${users.actions}: ${list(users.byKind)}; ${users.nothingToDo} found nothing to act on, ${users.interrupted} cut short by a reload or close; chaos ${chaos.actions}: ${list(chaos.byKind)})`,
+    `operations: ${users.actions + chaos.actions} (tabs' users ${users.actions}: ${list(users.byKind)}; ${users.nothingToDo} found nothing to act on, ${users.interrupted} cut short by a reload or close${users.reloadedByEngine ? ` (${users.reloadedByEngine} by the engine itself)` : ''}; chaos ${chaos.actions}: ${list(chaos.byKind)})`,
     `reloads: ${moments(chaos.reloads)}; closes: ${moments(chaos.closes)}; tabs opened: ${r.tabs.opened} (${chaos.opened} during the run), ${r.tabs.open} open at the end`,
     `network cuts: ${chaos.cuts.proxy} of one tab at its proxy, ${chaos.cuts.offline} with the engine's offline mode, ${chaos.cuts.all} of every tab; frozen: ${chaos.freezes} tabs alone, ${chaos.lids} lids closed (every page process stopped)`,
     `leaders: ${check.leaders.spans.length} spans, ${check.leaders.handOvers} hand-overs, overlaps beyond ${LEADER_TOLERANCE_MS} ms: ${check.leaders.overlaps.length}`,
@@ -35,6 +35,7 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
     lines.push(`FAILED: ${check.violations.length} violation(s)`);
     for (const v of check.violations.slice(0, SHOWN)) lines.push(`  [${v.kind}] ${v.message}`);
     if (check.violations.length > SHOWN) lines.push(`  ... and ${check.violations.length - SHOWN} more`);
+    if (r.trace) lines.push(`trace of those records: ${r.trace}`);
     lines.push(`seed ${r.options.seed}; to repeat it: ${browserSoakCommand(r.options)}`);
   }
   return `${lines.join('\n')}\n`;

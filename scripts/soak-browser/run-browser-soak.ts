@@ -28,6 +28,7 @@ import { ServiceWatch } from './service-watch.js';
 import { settleTabs, type SettleOutcome } from './settle.js';
 import { buildSoakSite, type SoakSite } from './site.js';
 import { TabSet } from './tab-set.js';
+import { writeTrace } from './trace.js';
 import { Users, type UserCounts } from './users.js';
 
 /** The database every tab's mirror opens (one origin, one profile: they share it). */
@@ -52,6 +53,8 @@ export interface BrowserSoakResult {
   collisions: { minted: number; tooLate: number; moved: number };
   settle: SettleOutcome;
   check: BrowserCheckResult;
+  /** The trace of the records the violations are about (a JSON file), when there are any. */
+  trace?: string;
   /** What the checks looked at, when asked for (`keepState`). */
   state?: BrowserSoakState;
 }
@@ -134,6 +137,18 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     };
     const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, runEnd, pageErrors, collisions: backOffice.collisions };
     const check = checkBrowserSoak(state);
+    const trace =
+      check.violations.length === 0
+        ? undefined
+        : await writeTrace(`${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`, {
+            violations: check.violations,
+            ledger,
+            backOffice,
+            watch,
+            chaos: chaos.events,
+            users: users.log,
+            leaders: check.leaders.spans,
+          });
     const registers = backOffice.registers.counts;
     return {
       options,
@@ -157,6 +172,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
       },
       settle: settled,
       check,
+      ...(trace ? { trace } : {}),
       ...(hooks.keepState ? { state } : {}),
     };
   } finally {

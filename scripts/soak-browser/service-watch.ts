@@ -10,6 +10,7 @@
  * the POST was built without the write (the service has no conditional write) and replaced it:
  * the window no client can close, not the mirror losing it.
  */
+import { tryToId } from '../../src/ids/id.js';
 import { parseJson } from '../../src/json/index.js';
 import { isCollectionName, type CollectionName } from '../../src/schema/collections.js';
 
@@ -27,10 +28,12 @@ export interface PostSeen {
   endedAt: number | undefined;
 }
 
-/** The records a list page held, as far as the checks need them: collection, id, `_v`. */
-interface Version {
+/** A version of a record a list page held: its `_v`, when it was received, by which tab, and the record. */
+export interface Version {
   v: number;
   at: number;
+  slot: number;
+  record: Readonly<Record<string, unknown>>;
 }
 
 /** The traffic record (see the file's comment). */
@@ -44,7 +47,7 @@ export class ServiceWatch {
   beforePost: ((post: PostSeen) => void) | undefined;
 
   /** Notes a list page the service answered in full (a cut-off or unparsable body taught the page nothing). */
-  sawPage(collection: CollectionName, body: string, at: number): void {
+  sawPage(slot: number, collection: CollectionName, body: string, at: number): void {
     let page: unknown;
     try {
       page = parseJson(body);
@@ -52,7 +55,7 @@ export class ServiceWatch {
       return;
     }
     if (!Array.isArray(page)) return;
-    for (const record of page) this.sawRecord(collection, record, at);
+    for (const record of page) this.sawRecord(slot, collection, record, at);
   }
 
   /** Notes a POST as it reaches a proxy; returns it, for its end to be noted. */
@@ -61,7 +64,11 @@ export class ServiceWatch {
     try {
       const parsed = parseJson(body);
       const list = Array.isArray(parsed) ? parsed : [parsed];
-      records = list.filter((r): r is PostedRecord => typeof r === 'object' && r !== null && typeof (r as { id?: unknown }).id === 'string');
+      // Ids within the safe range parse as numbers: the checks compare them as the mirror stores them.
+      for (const item of list) {
+        const id = typeof item === 'object' && item !== null ? tryToId((item as { id?: unknown }).id) : undefined;
+        if (id !== undefined) records.push({ ...(item as Record<string, unknown>), id });
+      }
     } catch {
       // A body that is not JSON carries nothing the checks can use.
     }
@@ -83,13 +90,22 @@ export class ServiceWatch {
     return this.posts.some((p) => p.collection === collection && p.sentAt >= time && p.records.some((r) => r.id === id));
   }
 
-  private sawRecord(collection: CollectionName, record: unknown, at: number): void {
+  /** Every version of a record the service sent, in the order received, and every POST that carried it: what a trace of a violation shows. */
+  trafficOf(collection: CollectionName, id: string): { versions: Version[]; posts: { slot: number; sentAt: number; endedAt: number | undefined; record: PostedRecord }[] } {
+    return {
+      versions: this.versions.get(`${collection}|${id}`) ?? [],
+      posts: this.posts.flatMap((p) => (p.collection === collection ? p.records.filter((r) => r.id === id).map((record) => ({ slot: p.slot, sentAt: p.sentAt, endedAt: p.endedAt, record })) : [])),
+    };
+  }
+
+  private sawRecord(slot: number, collection: CollectionName, record: unknown, at: number): void {
     if (typeof record !== 'object' || record === null) return;
-    const { id, _v: v } = record as { id?: unknown; _v?: unknown };
-    if (typeof id === 'string' && typeof v === 'number') {
+    const { _v: v } = record as { _v?: unknown };
+    const id = tryToId((record as { id?: unknown }).id);
+    if (id !== undefined && typeof v === 'number') {
       const key = `${collection}|${id}`;
       const list = this.versions.get(key) ?? [];
-      list.push({ v, at });
+      list.push({ v, at, slot, record: record as Record<string, unknown> });
       this.versions.set(key, list);
     }
     // Hydrations carry records of their own tables (a product's price rows), marked by `_t`.
@@ -97,7 +113,7 @@ export class ServiceWatch {
       if (!field.startsWith('__')) continue;
       for (const child of Array.isArray(value) ? value : [value]) {
         const table = (child as { _t?: unknown } | null)?._t;
-        if (typeof table === 'string' && isCollectionName(table)) this.sawRecord(table, child, at);
+        if (typeof table === 'string' && isCollectionName(table)) this.sawRecord(slot, table, child, at);
       }
     }
   }

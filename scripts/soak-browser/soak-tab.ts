@@ -26,6 +26,8 @@ export class SoakTab {
   offline = false;
   /** Bumped by every reload and close: an action under way across one was cut short, not refused. */
   generation = 0;
+  /** Calls into the page under way (a user's action in its transaction, say). */
+  busy = 0;
 
   constructor(
     readonly slot: number,
@@ -41,11 +43,16 @@ export class SoakTab {
   }
 
   /** Runs a function of the page's `soak` module with `arg` (see `soak-page.ts`). */
-  call<R>(name: string, arg?: unknown): Promise<R> {
-    return this.tab.evaluate(
-      ([fn, a]) => ((globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown>>).soak![fn]!(a) as R),
-      [name, arg ?? null] as [string, unknown],
-    );
+  async call<R>(name: string, arg?: unknown): Promise<R> {
+    this.busy++;
+    try {
+      return await this.tab.evaluate(
+        ([fn, a]) => ((globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown>>).soak![fn]!(a) as R),
+        [name, arg ?? null] as [string, unknown],
+      );
+    } finally {
+      this.busy--;
+    }
   }
 
   /** Reloads the page (thawing it first is not needed: the new page is not frozen). */
@@ -89,6 +96,19 @@ export class SoakTab {
     if (!this.offline) return;
     await this.tab.setOffline!(false);
     this.offline = false;
+  }
+
+  /**
+   * After an action failed as if the page had navigated while the harness did not reload it: asks
+   * the page which load it is. A new one means the engine reloaded the page by itself (WebKit does
+   * after its web process stopped answering): the old session ended then, and true is returned.
+   */
+  async reloadedByItself(): Promise<boolean> {
+    const now = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready).catch(() => undefined);
+    if (now === undefined || now === this.session) return false;
+    this.generation++;
+    this.session = now;
+    return true;
   }
 
   private endSession(): void {

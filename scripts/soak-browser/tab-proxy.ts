@@ -178,7 +178,7 @@ export class TabProxy {
     answer.on('end', () => {
       res.end();
       ended();
-      if (method === 'GET' && collection && answer.statusCode === 200) this.watch.sawPage(collection, Buffer.concat(chunks).toString('utf8'), Date.now());
+      if (method === 'GET' && collection && answer.statusCode === 200) this.watch.sawPage(this.slot, collection, Buffer.concat(chunks).toString('utf8'), Date.now());
     });
     res.on('finish', () => {
       const armed = this.trap;

@@ -18,6 +18,8 @@ export interface UserCounts {
   nothingToDo: number;
   /** Actions cut short by a reload or a close of their tab (not acknowledged). */
   interrupted: number;
+  /** Of those, pages the engine reloaded by itself (not the harness). */
+  reloadedByEngine: number;
 }
 
 /** What the users work with. */
@@ -30,9 +32,11 @@ export interface UsersOptions {
 
 /** Every tab's user. */
 export class Users {
-  readonly counts: UserCounts = { actions: 0, byKind: {}, nothingToDo: 0, interrupted: 0 };
+  readonly counts: UserCounts = { actions: 0, byKind: {}, nothingToDo: 0, interrupted: 0, reloadedByEngine: 0 };
   /** Actions the page refused where it should not have (a valid save that threw). */
   readonly errors: string[] = [];
+  /** Each action, its tab, when it began and ended (harness clock), and how: for a trace of a violation. */
+  readonly log: { step: number; completed?: number; slot: number; kind: string; from: number; to: number; outcome: string }[] = [];
   private active = true;
   private readonly loops: Promise<void>[] = [];
   private readonly wake = new Set<() => void>();
@@ -69,14 +73,25 @@ export class Users {
     this.counts.actions++;
     this.counts.byKind[action.kind] = (this.counts.byKind[action.kind] ?? 0) + 1;
     const { thinkMs: _think, kind, ...arg } = action;
+    const from = Date.now();
+    let how: string;
+    let completed: number | undefined;
     try {
       const outcome = await tab.call<PageOutcome>(kind, { ...arg, step });
-      play(this.options.ledger, outcome.calls, this.options.nextStep());
+      completed = this.options.nextStep();
+      play(this.options.ledger, outcome.calls, completed);
       if (outcome.outcome === 'nothing-to-do') this.counts.nothingToDo++;
+      how = outcome.outcome;
     } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       if (tab.generation !== generation || !tab.alive) this.counts.interrupted++;
-      else this.errors.push(`step ${step}, tab ${tab.slot}, ${JSON.stringify(action)}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      else if (tab.alive && (await tab.reloadedByItself())) {
+        this.counts.interrupted++;
+        this.counts.reloadedByEngine++;
+      } else this.errors.push(`step ${step}, tab ${tab.slot}, ${JSON.stringify(action)}: ${message}`);
+      how = `threw: ${message}`;
     }
+    this.log.push({ step, ...(completed === undefined ? {} : { completed }), slot: tab.slot, kind, from, to: Date.now(), outcome: how });
   }
 
   /** Waits `ms`, or less when the users stop. */

@@ -66,6 +66,8 @@ export type ViolationKind = 'lost' | 'duplicated' | 'differs' | 'stuck' | 'unhan
 export interface Violation {
   kind: ViolationKind;
   message: string;
+  /** The record it is about, when it is about one (for a trace of what happened to it). */
+  subject?: { collection: CollectionName; id: string };
 }
 
 /** What the checks found. */
@@ -143,7 +145,7 @@ function checkCreates(state: SoakState, server: ServerIndex, markers: MarkerInde
       found++;
       checkTogether(create, id, server, markers, violations);
     } else if (!droppedByConflict(state.ledger, create.writer, create.collection, create.id, undefined, create.step)) {
-      violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${create.id} (step ${create.step}), which is not on the server` });
+      violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${create.id} (step ${create.step}), which is not on the server`, subject: { collection: create.collection, id: create.id } });
     }
   }
   for (const collection of COLLECTIONS) {
@@ -181,7 +183,7 @@ function checkTogether(create: DeviceCreate, id: string, server: ServerIndex, ma
     const parent = markedRecord(markers, marker);
     if (parent === undefined) continue; // the parent's own absence is reported on its create
     if (String(record[field]) !== parent.id) {
-      violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${id} (step ${create.step}) with ${field} pointing at the ${parent.collection} it was created with, now ${parent.id}; the server has ${JSON.stringify(record[field])}` });
+      violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${id} (step ${create.step}) with ${field} pointing at the ${parent.collection} it was created with, now ${parent.id}; the server has ${JSON.stringify(record[field])}`, subject: { collection: create.collection, id } });
     }
   }
 }
@@ -208,7 +210,7 @@ function checkWrites(state: SoakState, server: ServerIndex, markers: MarkerIndex
     const record = server.get(w.collection)!.get(id);
     if (!record) {
       // A create the server lacks is reported once, by checkCreates.
-      if (!ledger.creates.some((c) => c.collection === w.collection && (c.id === w.id || c.id === id))) violations.push({ kind: 'lost', message: `${describe(w)}: the record is not on the server` });
+      if (!ledger.creates.some((c) => c.collection === w.collection && (c.id === w.id || c.id === id))) violations.push({ kind: 'lost', message: `${describe(w)}: the record is not on the server`, subject: { collection: w.collection, id } });
       continue;
     }
     const deleted = isTombstone(w.collection, record as StoredRecord);
@@ -216,7 +218,7 @@ function checkWrites(state: SoakState, server: ServerIndex, markers: MarkerIndex
       if (deleted) out.deleted++;
       else if (droppedByConflict(ledger, w.writer, w.collection, w.id, '_d', w.step)) out.droppedByConflict++;
       else if (blind(w)) out.writtenBlind++;
-      else violations.push({ kind: 'lost', message: `${describe(w)}: the record is not deleted on the server, and no conflict explains it` });
+      else violations.push({ kind: 'lost', message: `${describe(w)}: the record is not deleted on the server, and no conflict explains it`, subject: { collection: w.collection, id } });
       continue;
     }
     if (same(record[w.field], w.value)) out.onServer++;
@@ -224,7 +226,7 @@ function checkWrites(state: SoakState, server: ServerIndex, markers: MarkerIndex
     else if (droppedByConflict(ledger, w.writer, w.collection, w.id, w.field, w.step)) out.droppedByConflict++;
     else if (deleted) out.deleted++;
     else if (blind(w)) out.writtenBlind++;
-    else violations.push({ kind: 'lost', message: `${describe(w)}: the server has ${JSON.stringify(record[w.field])}, and no write made over this value nor a conflict explains it` });
+    else violations.push({ kind: 'lost', message: `${describe(w)}: the server has ${JSON.stringify(record[w.field])}, and no write made over this value nor a conflict explains it`, subject: { collection: w.collection, id } });
   }
   return out;
 }

@@ -65,7 +65,7 @@ describe('the soak checks', () => {
     const lost = agreeingState();
     for (const records of [lost.server.customers, lost.devices[0]!.records.customers]) (records[0] as Record<string, unknown>).firstname = 'Jana';
     expect(checkSoak(lost).violations).toEqual([
-      { kind: 'lost', message: 'device 1 wrote firstname = "d1#7" in customers 10 (step 7): the server has "Jana", and no write made over this value nor a conflict explains it' },
+      { kind: 'lost', message: 'device 1 wrote firstname = "d1#7" in customers 10 (step 7): the server has "Jana", and no write made over this value nor a conflict explains it', subject: { collection: 'customers', id: '10' } },
     ]);
 
     // A register that had seen d1#7 wrote over it: explained.
