@@ -11,18 +11,25 @@ import type { PageReport } from './page/soak-page.js';
 export interface ReportServer {
   readonly url: string;
   readonly reports: PageReport[];
-  /** Told of each report as it arrives. */
-  onReport: ((report: PageReport) => void) | undefined;
+  /** Adds reports read from a page itself (those whose beacon was lost); one already received counts once. */
+  merge(reports: readonly PageReport[]): void;
   close(): Promise<void>;
 }
 
 /** Starts a {@link ReportServer} on 127.0.0.1. */
 export async function startReportServer(): Promise<ReportServer> {
   const reports: PageReport[] = [];
+  const seen = new Set<string>();
+  const add = (report: PageReport) => {
+    const key = `${report.session}|${report.seq}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    reports.push(report);
+  };
   const state: ReportServer = {
     url: '',
     reports,
-    onReport: undefined,
+    merge: (list) => list.forEach(add),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -35,9 +42,7 @@ export async function startReportServer(): Promise<ReportServer> {
     req.on('end', () => {
       res.writeHead(204, { 'Access-Control-Allow-Origin': '*' }).end();
       try {
-        const report = JSON.parse(body) as PageReport;
-        reports.push(report);
-        state.onReport?.(report);
+        add(JSON.parse(body) as PageReport);
       } catch {
         // Not a report of ours.
       }

@@ -84,7 +84,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     const site = (parts.site = await buildSoakSite());
     const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
     const browser = (parts.browser = await launchEngine(options.engine));
-    const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch }));
+    const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list) }));
 
     // The first tab makes the first sync alone; the others open on a mirror that has data.
     const first = await tabs.add();
@@ -119,6 +119,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     const runEnd = Date.now();
 
     const devices = [];
+    for (const tab of tabs.open) await tab.collectReports();
     for (const tab of tabs.open) {
       const snapshot = await tab.call<PageSnapshot>('snapshot');
       devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[] });

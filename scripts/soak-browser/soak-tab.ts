@@ -5,6 +5,7 @@
  * to end each session, for the leader check.
  */
 import type { EngineTab } from '../engines/index.js';
+import type { PageReport } from './page/soak-page.js';
 import type { TabProxy } from './tab-proxy.js';
 
 /** What every tab shares: where the app is, and where each session's end is noted. */
@@ -13,6 +14,8 @@ export interface TabContext {
   pageUrl(slot: number, api: string): string;
   /** Sessions the harness ended (reloaded, closed), with when it began to. */
   ended: Map<string, number>;
+  /** Takes reports read from a page (those whose beacons the engine's offline mode lost). */
+  collect(reports: readonly PageReport[]): void;
 }
 
 /** One slot's tab. */
@@ -57,8 +60,8 @@ export class SoakTab {
 
   /** Reloads the page (thawing it first is not needed: the new page is not frozen). */
   async reload(): Promise<void> {
-    this.endSession();
     if (this.offline) await this.online();
+    this.endSession();
     await this.tab.reload();
     if (this.frozen) await this.thaw().catch(() => undefined);
     await this.booted();
@@ -66,6 +69,7 @@ export class SoakTab {
 
   /** Closes the tab as a person would; its proxy goes too. */
   async close(): Promise<void> {
+    if (this.offline) await this.online();
     this.endSession();
     this.alive = false;
     await this.tab.close();
@@ -91,11 +95,18 @@ export class SoakTab {
     await this.tab.setOffline!(true);
   }
 
-  /** Gives the network back after {@link offlineNow}. */
+  /** Gives the network back after {@link offlineNow}, and reads what the page reported meanwhile (its beacons were lost). */
   async online(): Promise<void> {
     if (!this.offline) return;
     await this.tab.setOffline!(false);
     this.offline = false;
+    if (!this.frozen) await this.collectReports();
+  }
+
+  /** Reads every report the page made into the run's (a frozen page cannot answer: it is read once thawed). */
+  async collectReports(): Promise<void> {
+    if (this.session === undefined) return;
+    this.context.collect(await this.call<PageReport[]>('reports'));
   }
 
   /**

@@ -3,6 +3,7 @@
  * soak app's address; the set knows which are open and picks one for an action.
  */
 import type { EngineBrowser } from '../engines/index.js';
+import type { PageReport } from './page/soak-page.js';
 import type { ServiceWatch } from './service-watch.js';
 import { SoakTab, type TabContext } from './soak-tab.js';
 import { TabProxy } from './tab-proxy.js';
@@ -21,6 +22,8 @@ export interface TabSetOptions {
   /** The mirror's poll interval in the pages (ms). */
   pollMs: number;
   watch: ServiceWatch;
+  /** Takes reports read from a page itself. */
+  collect(reports: readonly PageReport[]): void;
 }
 
 /** Every tab of a run, open or closed. */
@@ -31,6 +34,7 @@ export class TabSet {
   constructor(private readonly options: TabSetOptions) {
     this.context = {
       ended: new Map(),
+      collect: options.collect,
       pageUrl: (slot, api) => {
         const query = new URLSearchParams({ slot: String(slot), api, db: options.dbName, reports: options.reportsUrl, poll: String(options.pollMs) });
         return `${options.appUrl}?${query}`;

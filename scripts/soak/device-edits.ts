@@ -7,7 +7,7 @@
 import type { ConflictRow, StoredRecord } from '../../src/db/sync-rows.js';
 import type { Id } from '../../src/ids/id.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
-import type { CollectionName } from '../../src/schema/collections.js';
+import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { CREATE_MARKER, markerOf, type Ledger, type Writer } from './ledger.js';
 import type { CreateKind } from './operations.js';
 import { EDIT_FIELDS, HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
@@ -24,25 +24,45 @@ export class DeviceEdits {
     private readonly ledger: Ledger,
   ) {}
 
-  /** Writes a new unique value into `field` of a hot record (or another one). */
+  /**
+   * Writes a new unique value into `field` of a hot record (or another one). The record is read
+   * in the edit's own transaction: what the ledger notes as seen before is what the edit wrote
+   * over, also while another tab of the same database edits it at the same moment.
+   */
   async edit(step: number, collection: EditedCollection, field: string, hot: boolean, pick: number): Promise<EditOutcome> {
-    const target = pickTarget(await this.live(collection), hot, pick);
-    if (!target) return 'nothing-to-do';
     const kind = fieldKind(collection, field);
     const values = { [field]: uniqueValue(kind, this.writer, step) };
-    await this.mirror().save(collection, { id: target.id, ...values });
+    const target = await this.inTransaction([collection], async () => {
+      const found = pickTarget(await this.live(collection), hot, pick);
+      if (found) await this.mirror().save(collection, { id: found.id, ...values });
+      return found;
+    });
+    if (!target) return 'nothing-to-do';
     this.ledger.wrote(step, this.writer, collection, target.id, target, values);
     return 'done';
   }
 
-  /** Deletes a record that is not hot (none while a collection holds only hot ones). */
+  /** Deletes a record that is not hot (none while a collection holds only hot ones), read in the deletion's transaction. */
   async remove(step: number, collection: RemovedCollection, pick: number): Promise<EditOutcome> {
-    const live = await this.live(collection);
-    const target = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
+    const target = await this.inTransaction([collection], async () => {
+      const live = await this.live(collection);
+      const found = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
+      if (found) await this.mirror().remove(collection, found.id);
+      return found;
+    });
     if (!target) return 'nothing-to-do';
-    await this.mirror().remove(collection, target.id);
     this.ledger.removed(step, this.writer, collection, target.id, markerOf(target));
     return 'done';
+  }
+
+  /**
+   * Runs `work` in one transaction over `collections` and the sync tables a save or a resolution
+   * writes (the outbox, conflicts, and `_sync_meta`, where a tab that does not lead tells the
+   * leader of its edits): the mirror's own transactions join it.
+   */
+  private inTransaction<T>(collections: readonly CollectionName[], work: () => Promise<T>): Promise<T> {
+    const db = this.mirror().db;
+    return db.transaction('rw', [...collections.map((c) => db.table(c)), db._sync_outbox, db._sync_conflicts, db._sync_meta], work);
   }
 
   /** Creates records: a customer, a product with its price, a price, an order with items and stock rows, a warehouse, a stock-up with rows. */
@@ -129,22 +149,28 @@ export class DeviceEdits {
 
   /** Resolves a conflict row of the device (the one at `pick`), keeping its own values or the server's. */
   async resolve(step: number, pick: number, choice: 'local' | 'server'): Promise<EditOutcome> {
-    const row = pickAny(await this.noteConflicts(step), pick);
-    if (!row) return 'nothing-to-do';
-    await this.resolveRow(step, row, choice);
-    return 'done';
+    return this.inTransaction(COLLECTIONS, async () => {
+      const row = pickAny(await this.noteConflicts(step), pick);
+      if (!row) return 'nothing-to-do';
+      await this.resolveRow(step, row, choice);
+      return 'done';
+    });
   }
 
   /**
    * Resolves one conflict row and notes what that did: for `'local'`, the device's values of its
    * changed fields written over the server's; for `'server'`, which of its edits were dropped.
+   * The row and the entry are read in the resolution's transaction.
    */
   async resolveRow(step: number, row: ConflictRow, choice: 'local' | 'server'): Promise<void> {
     const mirror = this.mirror();
-    const entry = (await mirror.pending()).find((e) => e.collection === row.collection && e.id === row.id);
-    const changed = entry?.changed ?? row.fields;
-    const whole = row.base === null || row.fields.includes('_d');
-    await mirror.resolveConflict(row.key, choice);
+    const { changed, whole } = await this.inTransaction(COLLECTIONS, async () => {
+      const current = (await mirror.db._sync_conflicts.get(row.key)) ?? row;
+      const entry = (await mirror.pending()).find((e) => e.collection === row.collection && e.id === row.id);
+      await mirror.resolveConflict(row.key, choice);
+      row = current;
+      return { changed: entry?.changed ?? current.fields, whole: current.base === null || current.fields.includes('_d') };
+    });
     if (choice === 'server') {
       this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'server', whole ? changed : row.fields);
       return;

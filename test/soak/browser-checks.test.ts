@@ -10,16 +10,28 @@ import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.j
 
 const T = 1_800_000_000_000;
 
+type Unnumbered = PageReport extends infer R ? (R extends PageReport ? Omit<R, 'seq'> : never) : never;
+
+/** Reports numbered as a page numbers them (per session, in order). */
+function numbered(reports: Unnumbered[]): PageReport[] {
+  const next = new Map<string, number>();
+  return reports.map((r) => {
+    const seq = next.get(r.session) ?? 0;
+    next.set(r.session, seq + 1);
+    return { ...r, seq } as PageReport;
+  });
+}
+
 /** Two tabs' reports: tab 1 led, was reloaded (pagehide), and tab 2 took over after it. */
 function handOver(): PageReport[] {
-  return [
+  return numbered([
     { kind: 'boot', session: 'a', slot: 1, at: T },
     { kind: 'leader', session: 'a', slot: 1, at: T + 10, leader: true },
     { kind: 'boot', session: 'b', slot: 2, at: T + 20 },
     { kind: 'gone', session: 'a', slot: 1, at: T + 500 },
     { kind: 'leader', session: 'b', slot: 2, at: T + 503, leader: true },
     { kind: 'boot', session: 'c', slot: 1, at: T + 600 },
-  ];
+  ]);
 }
 
 /**
@@ -92,12 +104,12 @@ describe('the browser soak checks', () => {
 
   it('catch two leaders at once, beyond the tolerance, and not within it', () => {
     const overlapping = settled();
-    overlapping.reports = [...handOver().filter((r) => r.kind !== 'leader' || r.session !== 'b'), { kind: 'leader', session: 'b', slot: 2, at: T + 300, leader: true }];
+    overlapping.reports = [...handOver().filter((r) => r.kind !== 'leader' || r.session !== 'b'), { kind: 'leader', session: 'b', slot: 2, seq: 9, at: T + 300, leader: true }];
     const result = checkBrowserSoak(overlapping);
     expect(result.violations).toEqual([{ kind: 'two-leaders', message: expect.stringMatching(/^two leaders at once for 200 ms: tab 1 \(load a\) led .* \(end known by pagehide\); tab 2 \(load b\)/) }]);
 
     const close = settled();
-    close.reports = [...handOver().filter((r) => r.kind !== 'leader' || r.session !== 'b'), { kind: 'leader', session: 'b', slot: 2, at: T + 500 - LEADER_TOLERANCE_MS, leader: true }];
+    close.reports = [...handOver().filter((r) => r.kind !== 'leader' || r.session !== 'b'), { kind: 'leader', session: 'b', slot: 2, seq: 9, at: T + 500 - LEADER_TOLERANCE_MS, leader: true }];
     expect(kinds(close)).toEqual([]);
   });
 
@@ -126,7 +138,7 @@ describe('the browser soak checks', () => {
       state.soak.devices = state.soak.devices.map((d) => ({ ...d, records: { ...d.records, orders: state.soak.server.orders.map((r) => ({ ...r })), order_details: state.soak.server.order_details.map((r) => ({ ...r })) } }));
       const collision: Collision = { collection: 'orders', id: '40', marker: '5.0', record: {}, values: { note: 'r#6' }, since: T, step: 6, state: 'written' };
       state.collisions = [collision];
-      state.reports = [...state.reports, { kind: 'moved', session: 'b', slot: 2, at: T + 700, moves: [{ collection: 'orders', from: '40', to: '50', at: T + 700 }] }];
+      state.reports = [...state.reports, { kind: 'moved', session: 'b', slot: 2, seq: 9, at: T + 700, moves: [{ collection: 'orders', from: '40', to: '50', at: T + 700 }] }];
       return state;
     }
 

@@ -41,7 +41,9 @@ describe('npm run soak:browser flags', () => {
       [['--seed', 'x'], /--seed must be a number, got "x"/],
       [['--devices', '2'], /Unknown option '--devices'/],
     ];
-    for (const [argv, message] of cases) expect(() => readBrowserSoakOptions(argv), argv.join(' ')).toThrow(UsageError);
-    for (const [argv, message] of cases) expect(() => readBrowserSoakOptions(argv), argv.join(' ')).toThrow(message);
+    for (const [argv, message] of cases) {
+      expect(() => readBrowserSoakOptions(argv), argv.join(' ')).toThrow(UsageError);
+      expect(() => readBrowserSoakOptions(argv), argv.join(' ')).toThrow(message);
+    }
   });
 });

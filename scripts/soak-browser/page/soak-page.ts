@@ -22,12 +22,13 @@ import { RecordingLedger, type LedgerCall } from './recording-ledger.js';
 /** The writer every tab edits as: the tabs share one database, so they are one device. */
 export const BROWSER_WRITER = 'device 1';
 
-/** What a page reports to the harness. */
-export type PageReport =
-  | { kind: 'boot'; session: string; slot: number; at: number }
-  | { kind: 'leader'; session: string; slot: number; at: number; leader: boolean }
-  | { kind: 'moved'; session: string; slot: number; at: number; moves: { collection: string; from: string; to: string; at: number }[] }
-  | { kind: 'gone'; session: string; slot: number; at: number };
+/** What a page reports to the harness; `seq` counts a session's reports, so one received twice counts once. */
+export type PageReport = { session: string; slot: number; seq: number; at: number } & (
+  | { kind: 'boot' }
+  | { kind: 'leader'; leader: boolean }
+  | { kind: 'moved'; moves: { collection: string; from: string; to: string; at: number }[] }
+  | { kind: 'gone' }
+);
 
 /** What an operation returns: whether it acted, and the ledger notes it made. */
 export interface PageOutcome {
@@ -49,8 +50,18 @@ const reportsUrl = params.get('reports') ?? '';
 /** This page load: a tab reloaded is a new session of the same slot. */
 export const session = `${slot}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
+/** Every report this page made: a beacon is lost while the engine's offline mode is on, so the harness also reads them here. */
+const sent: PageReport[] = [];
+
 function report(body: Record<string, unknown> & { kind: PageReport['kind'] }): void {
-  navigator.sendBeacon(`${reportsUrl}/report`, JSON.stringify({ ...body, session, slot, at: Date.now() }));
+  const entry = { ...body, session, slot, seq: sent.length, at: Date.now() } as PageReport;
+  sent.push(entry);
+  navigator.sendBeacon(`${reportsUrl}/report`, JSON.stringify(entry));
+}
+
+/** The reports this page made (see {@link report}). */
+export function reports(): PageReport[] {
+  return sent;
 }
 
 let mirror: Mirror | undefined;
