@@ -19,6 +19,7 @@ import type { AnyRecord, SoakState } from '../soak/checks.js';
 import { Ledger } from '../soak/ledger.js';
 import type { OutboxEntry } from '../../src/db/sync-rows.js';
 import { BackOffice } from './back-office.js';
+import { replay } from './page/recording-ledger.js';
 import { checkBrowserSoak, type BrowserCheckResult, type BrowserSoakState } from './browser-checks.js';
 import { Chaos, type ChaosCounts } from './chaos.js';
 import type { BrowserSoakOptions } from './options.js';
@@ -127,11 +128,15 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
     // A report or a rejection still on its way (a beacon, a timer late) reaches its listener.
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
+    const witnessed = new Ledger();
+    for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) if (report.kind === 'notes') replay(witnessed, report.calls);
     const soak: SoakState = {
       server,
       initialCounts,
       devices,
       ledger,
+      witnessed,
       unhandledRejections: rejections,
       operationErrors: [...users.errors, ...chaos.errors],
       writtenBlind: (w) => backOffice.writtenBlind(w),

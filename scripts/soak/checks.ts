@@ -50,6 +50,12 @@ export interface SoakState {
   /** Operations that threw where they should not have (a `save()` of a valid edit refused, ...). */
   operationErrors: readonly string[];
   /**
+   * What writers did that the run did not see finish (a tab reloaded before the harness heard the
+   * answer): not promised, so not checked, but a write in it that had seen an acknowledged value,
+   * or a conflict it resolved, explains that value's end as the ledger's own would.
+   */
+  witnessed?: Ledger;
+  /**
    * True for a write on the server that a push wrote over, built before the write reached the
    * server: the service has no conditional write, so a POST replaces the whole record whatever
    * was written between the pull that preceded it and its arrival. Only a run that saw every
@@ -144,7 +150,7 @@ function checkCreates(state: SoakState, server: ServerIndex, markers: MarkerInde
     if (server.get(create.collection)!.has(id)) {
       found++;
       checkTogether(create, id, server, markers, violations);
-    } else if (!droppedByConflict(state.ledger, create.writer, create.collection, create.id, undefined, create.step)) {
+    } else if (!droppedByConflict(state, create.writer, create.collection, create.id, undefined, create.step)) {
       violations.push({ kind: 'lost', message: `${create.writer} created ${create.collection} ${create.id} (step ${create.step}), which is not on the server`, subject: { collection: create.collection, id: create.id } });
     }
   }
@@ -201,7 +207,7 @@ function markedRecord(markers: MarkerIndex, marker: string): { collection: Colle
 function checkWrites(state: SoakState, server: ServerIndex, markers: MarkerIndex, violations: Violation[]): CheckResult['writes'] {
   const { ledger } = state;
   const at = (w: FieldWrite) => serverId(markers, w.collection, w.id, w.marker);
-  const seen = new Set(ledger.writes.map((w) => writtenOver(w.collection, at(w), w.field, w.before)));
+  const seen = new Set([...ledger.writes, ...(state.witnessed?.writes ?? [])].map((w) => writtenOver(w.collection, at(w), w.field, w.before)));
   const out = { checked: 0, onServer: 0, overwritten: 0, droppedByConflict: 0, deleted: 0, writtenBlind: 0 };
   const blind = (w: FieldWrite) => state.writtenBlind?.(w) === true;
   for (const w of ledger.writes) {
@@ -216,14 +222,14 @@ function checkWrites(state: SoakState, server: ServerIndex, markers: MarkerIndex
     const deleted = isTombstone(w.collection, record as StoredRecord);
     if (w.field === '_d') {
       if (deleted) out.deleted++;
-      else if (droppedByConflict(ledger, w.writer, w.collection, w.id, '_d', w.step)) out.droppedByConflict++;
+      else if (droppedByConflict(state, w.writer, w.collection, w.id, '_d', w.step)) out.droppedByConflict++;
       else if (blind(w)) out.writtenBlind++;
       else violations.push({ kind: 'lost', message: `${describe(w)}: the record is not deleted on the server, and no conflict explains it`, subject: { collection: w.collection, id } });
       continue;
     }
     if (same(record[w.field], w.value)) out.onServer++;
     else if (seen.has(writtenOver(w.collection, id, w.field, w.value))) out.overwritten++;
-    else if (droppedByConflict(ledger, w.writer, w.collection, w.id, w.field, w.step)) out.droppedByConflict++;
+    else if (droppedByConflict(state, w.writer, w.collection, w.id, w.field, w.step)) out.droppedByConflict++;
     else if (deleted) out.deleted++;
     else if (blind(w)) out.writtenBlind++;
     else violations.push({ kind: 'lost', message: `${describe(w)}: the server has ${JSON.stringify(record[w.field])}, and no write made over this value nor a conflict explains it`, subject: { collection: w.collection, id } });
@@ -245,8 +251,15 @@ function checkDevices(state: SoakState, violations: Violation[]): void {
   }
 }
 
-/** True when `writer` resolved a conflict on the record for the server at or after `step`, settling `field` (any field when undefined). */
-function droppedByConflict(ledger: Ledger, writer: Writer, collection: CollectionName, id: string, field: string | undefined, step: number): boolean {
+/**
+ * True when `writer` resolved a conflict on the record for the server at or after `step`,
+ * settling `field` (any field when undefined): in the ledger, or among what was witnessed.
+ */
+function droppedByConflict(state: SoakState, writer: Writer, collection: CollectionName, id: string, field: string | undefined, step: number): boolean {
+  return [state.ledger, state.witnessed].some((ledger) => ledger !== undefined && resolvedForServer(ledger, writer, collection, id, field, step));
+}
+
+function resolvedForServer(ledger: Ledger, writer: Writer, collection: CollectionName, id: string, field: string | undefined, step: number): boolean {
   return ledger.conflicts.some(
     (c) => c.writer === writer && c.collection === collection && c.id === id && c.resolved?.choice === 'server' && c.resolved.step >= step && (field === undefined || c.resolved.fields.includes(field)),
   );

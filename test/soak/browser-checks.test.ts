@@ -102,6 +102,18 @@ describe('the browser soak checks', () => {
     expect(result.violations).toEqual([{ kind: 'lost', message: expect.stringContaining('wrote firstname = "d1#7" in customers 10 (step 7): the server has "Jana"'), subject: { collection: 'customers', id: '10' } }]);
   });
 
+  it('take a write its tab was reloaded before acknowledging as having seen what it wrote over (not checked itself)', () => {
+    const state = settled();
+    // The back office wrote r#9 after the tab's d1#7; a tab then wrote d1#11 over r#9, and was reloaded before the harness heard.
+    state.soak.ledger.wrote(9, 'register', 'customers', '10', { firstname: 'd1#7' }, { firstname: 'r#9' });
+    for (const records of [state.soak.server.customers, ...state.soak.devices.map((d) => d.records.customers)]) (records[0] as Record<string, unknown>).firstname = 'd1#11';
+    expect(checkBrowserSoak(state).violations.map((v) => v.message)).toEqual([expect.stringContaining('register wrote firstname = "r#9" in customers 10 (step 9): the server has "d1#11"')]);
+    const witnessed = new Ledger();
+    witnessed.wrote(11, 'device 1', 'customers', '10', { firstname: 'r#9' }, { firstname: 'd1#11' });
+    state.soak.witnessed = witnessed;
+    expect(kinds(state)).toEqual([]);
+  });
+
   it('catch two leaders at once, beyond the tolerance, and not within it', () => {
     const overlapping = settled();
     overlapping.reports = [...handOver().filter((r) => r.kind !== 'leader' || r.session !== 'b'), { kind: 'leader', session: 'b', slot: 2, seq: 9, at: T + 300, leader: true }];

@@ -28,6 +28,7 @@ export type PageReport = { session: string; slot: number; seq: number; at: numbe
   | { kind: 'leader'; leader: boolean }
   | { kind: 'moved'; moves: { collection: string; from: string; to: string; at: number }[] }
   | { kind: 'gone' }
+  | { kind: 'notes'; calls: LedgerCall[] }
 );
 
 /** What an operation returns: whether it acted, and the ledger notes it made. */
@@ -103,11 +104,16 @@ function opened(): Mirror {
   return mirror;
 }
 
-/** Runs one user action with a fresh recording ledger, and returns its notes. */
+/**
+ * Runs one user action with a fresh recording ledger, and returns its notes. They also go to the
+ * harness at once, by beacon: if the tab is reloaded before the harness hears the answer, the
+ * action is not acknowledged, but what it wrote over is known (it explains, it is not checked).
+ */
 async function act(run: (edits: DeviceEdits) => Promise<'done' | 'nothing-to-do'>): Promise<PageOutcome> {
   await ready;
   const ledger = new RecordingLedger();
   const outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger));
+  if (ledger.calls.length > 0) report({ kind: 'notes', calls: ledger.calls });
   return { outcome, calls: ledger.calls };
 }
 
