@@ -190,4 +190,23 @@ describe('an edit saved in a follower tab', () => {
     await vi.waitFor(() => expect(fixture!.sim.store.get('customers', id)?.email).toBe('objednavky@example.com'), { timeout: 8_000 });
     await waitFor(follower.status, (s) => s.pendingPushes === 0);
   });
+
+  it("is pushed at once also when the app saves it inside its own transaction (one without the mirror's meta table)", async () => {
+    fixture = await startMirrorFixture();
+    const options = { collections: ['customers' as const], categories: false, pollIntervalMs: 3_600_000 };
+    const leader = fixture.mirror(options);
+    const follower = fixture.mirror(options);
+    await leader.start();
+    await waitFor(leader.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    await follower.start();
+    fixture.sim.setFaults({ latencyMs: 300 });
+    const id = await follower.save('customers', { company: 'Cukrárna Hájek', email: 'hajek@example.com' });
+    await new Promise((r) => setTimeout(r, 500));
+    // The app's transaction over the tables the edit writes (a record with its children would add theirs).
+    const db = follower.db;
+    await db.transaction('rw', [db.customers, db._sync_outbox, db._sync_conflicts], () => follower.save('customers', { id, email: 'objednavky@example.com' }));
+    expect(follower.status.value.pendingPushes).toBe(1);
+    await vi.waitFor(() => expect(fixture!.sim.store.get('customers', id)?.email).toBe('objednavky@example.com'), { timeout: 8_000 });
+    await waitFor(follower.status, (s) => s.pendingPushes === 0);
+  });
 });
