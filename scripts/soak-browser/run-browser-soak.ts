@@ -154,6 +154,8 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
             chaos: chaos.events,
             users: users.log,
             leaders: check.leaders.spans,
+            server,
+            tabs: devices.map((d) => ({ label: d.label, records: d.records })),
           });
     const registers = backOffice.registers.counts;
     return {

@@ -27,6 +27,9 @@ export interface TraceSources {
   chaos: readonly { at: number; what: string }[];
   users: readonly { step: number; completed?: number; slot: number; kind: string; from: number; to: number; outcome: string }[];
   leaders: readonly LeaderSpan[];
+  /** The server's records and each open tab's, as the checks saw them. */
+  server: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
+  tabs: readonly { label: string; records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>> }[];
 }
 
 /** Writes the trace of the violations' records as `<name>.json` in {@link TRACE_DIR}; returns its path (undefined when no violation names a record). */
@@ -37,9 +40,12 @@ export async function writeTrace(name: string, sources: TraceSources): Promise<s
   const records = [...subjects.values()].map(({ collection, id }) => {
     const writes = sources.ledger.writes.filter((w) => w.collection === collection && w.id === id).map((w) => ({ ...w, ...sources.backOffice.timeOf(w) }));
     const steps = new Set(writes.map((w) => w.step));
+    const find = (records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>) => records[collection]?.find((r) => String(r.id) === id);
     return {
       collection,
       id,
+      onServer: find(sources.server),
+      inTabs: sources.tabs.map((t) => ({ tab: t.label, record: find(t.records) })),
       writes,
       users: sources.users.filter((u) => u.completed !== undefined && steps.has(u.completed)),
       ...sources.watch.trafficOf(collection, id),

@@ -242,7 +242,9 @@ function checkDevices(state: SoakState, violations: Violation[]): void {
   for (const device of state.devices) {
     for (const collection of COLLECTIONS) {
       for (const line of recordDifferences(collection, state.server[collection] ?? [], device.records[collection] ?? [])) {
-        violations.push({ kind: 'differs', message: `${device.label ?? device.writer}: ${line}` });
+        // Each line starts with the collection and the record's id.
+        const id = line.slice(collection.length + 1).split(':')[0]!;
+        violations.push({ kind: 'differs', message: `${device.label ?? device.writer}: ${line}`, subject: { collection, id } });
       }
     }
     for (const entry of device.outbox) {

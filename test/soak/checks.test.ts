@@ -58,7 +58,7 @@ describe('the soak checks', () => {
   it('report a device that differs from the server in one field, naming it with both values', () => {
     const state = agreeingState();
     (state.devices[0]!.records.customers[1] as Record<string, unknown>).lastname = 'stale';
-    expect(checkSoak(state).violations).toEqual([{ kind: 'differs', message: 'device 1: customers 20: differs in lastname ("stale" vs "r#8")' }]);
+    expect(checkSoak(state).violations).toEqual([{ kind: 'differs', message: 'device 1: customers 20: differs in lastname ("stale" vs "r#8")', subject: { collection: 'customers', id: '20' } }]);
   });
 
   it('report an acknowledged edit the server lost, unless someone wrote over it having seen it or a conflict dropped it', () => {
