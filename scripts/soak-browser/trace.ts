@@ -32,11 +32,10 @@ export interface TraceSources {
   tabs: readonly { label: string; records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>> }[];
 }
 
-/** Writes the trace of the violations' records as `<name>.json` in {@link TRACE_DIR}; returns its path (undefined when no violation names a record). */
-export async function writeTrace(name: string, sources: TraceSources): Promise<string | undefined> {
+/** Writes the trace of the violations (their records, the actions that threw) as `<name>.json` in {@link TRACE_DIR}; returns its path. */
+export async function writeTrace(name: string, sources: TraceSources): Promise<string> {
   const subjects = new Map<string, { collection: CollectionName; id: string }>();
   for (const v of sources.violations) if (v.subject) subjects.set(`${v.subject.collection}|${v.subject.id}`, v.subject);
-  if (subjects.size === 0) return undefined;
   const records = [...subjects.values()].map(({ collection, id }) => {
     const writes = sources.ledger.writes.filter((w) => w.collection === collection && w.id === id).map((w) => ({ ...w, ...sources.backOffice.timeOf(w) }));
     const steps = new Set(writes.map((w) => w.step));
@@ -53,6 +52,8 @@ export async function writeTrace(name: string, sources: TraceSources): Promise<s
   });
   const path = join(TRACE_DIR, `${name}.json`);
   await mkdir(TRACE_DIR, { recursive: true });
-  await writeFile(path, JSON.stringify({ violations: sources.violations, records, chaos: sources.chaos, leaders: sources.leaders }, null, 1));
+  // Actions that threw, with the chaos around them: a failure that names no record.
+  const failures = sources.users.filter((u) => u.outcome.startsWith('threw'));
+  await writeFile(path, JSON.stringify({ violations: sources.violations, records, failures, chaos: sources.chaos, leaders: sources.leaders }, null, 1));
   return path;
 }
