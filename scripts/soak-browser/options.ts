@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, isEngineName, type EngineName } from '../engines/index.js';
-import { numberFlag as number, UsageError } from '../soak/options.js';
+import { MAX_MINUTES, numberFlag, seedAndMinutes, UsageError } from '../soak/options.js';
 
 export { UsageError } from '../soak/options.js';
 
@@ -24,9 +24,6 @@ export const BROWSER_SOAK_DEFAULTS: Readonly<BrowserSoakOptions> = { seed: 1, mi
 
 /** Most tabs one run opens at once (each is a page running the mirror, on a 2-core machine). */
 export const MAX_TABS = 8;
-
-/** Longest run accepted, in minutes (a day). */
-export const MAX_MINUTES = 24 * 60;
 
 /** Usage text, printed for `--help` and after a bad flag. */
 export const USAGE = `Usage: npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine chromium|firefox|webkit]
@@ -72,11 +69,8 @@ export function readBrowserSoakOptions(argv: readonly string[]): BrowserSoakOpti
     throw new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
-  const seed = number(values.seed, '--seed');
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
-  const minutes = number(values.minutes, '--minutes');
-  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
-  const tabs = number(values.tabs, '--tabs');
+  const { seed, minutes } = seedAndMinutes(values);
+  const tabs = numberFlag(values.tabs, '--tabs');
   if (!Number.isInteger(tabs) || tabs < 1 || tabs > MAX_TABS) throw new UsageError(`--tabs must be a whole number from 1 to ${MAX_TABS}, got ${JSON.stringify(values.tabs)}`);
   const engine = values.engine.trim();
   if (!isEngineName(engine)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(values.engine)}`);

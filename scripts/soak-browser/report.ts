@@ -4,11 +4,9 @@
  */
 import { LEADER_TOLERANCE_MS } from './leader-check.js';
 import type { MomentCounts } from './chaos.js';
+import { verdict } from '../soak/report.js';
 import { browserSoakCommand } from './options.js';
 import type { BrowserSoakResult } from './run-browser-soak.js';
-
-/** How many violations are printed (all are counted). */
-const SHOWN = 25;
 
 /** The report of a run, ready to print. */
 export function formatBrowserReport(r: BrowserSoakResult): string {
@@ -29,15 +27,7 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
     `writes checked: ${soak.writes.checked} (${soak.writes.onServer} on the server, ${soak.writes.overwritten} written over by someone who had seen them, ${soak.writes.droppedByConflict} dropped by a conflict resolved for the server, ${soak.writes.deleted} in deleted records, ${soak.writes.writtenBlind} replaced by a push built before them); creates found: ${soak.createsFound}`,
     `lost ${soak.lost}, duplicated ${soak.duplicated}, differing ${count('differs')}, stuck ${count('stuck')}, page errors ${count('page-error')}, two leaders ${count('two-leaders')}, collisions ${count('collision')}, unhandled ${count('unhandled')}, failed ${count('failed')}`,
   ];
-  if (check.violations.length === 0) {
-    lines.push('OK: every check passed');
-  } else {
-    lines.push(`FAILED: ${check.violations.length} violation(s)`);
-    for (const v of check.violations.slice(0, SHOWN)) lines.push(`  [${v.kind}] ${v.message}`);
-    if (check.violations.length > SHOWN) lines.push(`  ... and ${check.violations.length - SHOWN} more`);
-    if (r.trace) lines.push(`trace of those records: ${r.trace}`);
-    lines.push(`seed ${r.options.seed}; to repeat it: ${browserSoakCommand(r.options)}`);
-  }
+  lines.push(...verdict(check.violations, `seed ${r.options.seed}; to repeat it: ${browserSoakCommand(r.options)}`, r.trace ? [`trace: ${r.trace}`] : []));
   return `${lines.join('\n')}\n`;
 }
 

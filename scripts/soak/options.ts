@@ -66,10 +66,7 @@ export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
-  const seed = numberFlag(values.seed, '--seed');
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
-  const minutes = numberFlag(values.minutes, '--minutes');
-  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
+  const { seed, minutes } = seedAndMinutes(values);
   const devices = numberFlag(values.devices, '--devices');
   if (!Number.isInteger(devices) || devices < 1 || devices > MAX_DEVICES) throw new UsageError(`--devices must be a whole number from 1 to ${MAX_DEVICES}, got ${JSON.stringify(values.devices)}`);
   return { seed, minutes, devices };
@@ -78,6 +75,15 @@ export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
 /** The command that repeats a run with these options. */
 export function soakCommand(options: SoakOptions): string {
   return `npm run soak -- --seed ${options.seed} --minutes ${options.minutes} --devices ${options.devices}`;
+}
+
+/** `--seed` and `--minutes` as read by `parseArgs`, checked (a UsageError naming the flag), as every soak takes them. */
+export function seedAndMinutes(values: { seed: string; minutes: string }): { seed: number; minutes: number } {
+  const seed = numberFlag(values.seed, '--seed');
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
+  const minutes = numberFlag(values.minutes, '--minutes');
+  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
+  return { seed, minutes };
 }
 
 /** A flag's text as a number (an empty or non-numeric text is a UsageError naming the flag). */
