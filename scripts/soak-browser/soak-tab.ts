@@ -115,7 +115,12 @@ export class SoakTab {
    * after its web process stopped answering): the old session ended then, and true is returned.
    */
   async reloadedByItself(): Promise<boolean> {
-    const now = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready).catch(() => undefined);
+    let now: string | undefined;
+    // The page may still be loading again: ask until it answers (a while).
+    for (const until = Date.now() + 10_000; now === undefined && Date.now() < until; ) {
+      now = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready).catch(() => undefined);
+      if (now === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     if (now === undefined || now === this.session) return false;
     this.generation++;
     this.session = now;
