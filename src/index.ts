@@ -140,6 +140,7 @@ export type {
   OutboxOp,
   OutboxState,
   ConflictRow,
+  MovedCreate,
 } from './db/sync-rows.js';
 
 // sync

@@ -99,7 +99,18 @@ function chromiumTab(page: Page, storageLimit: number | undefined): EngineTab {
       await (await cdp).send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     },
     async freeze(frozen) {
-      await (await cdp).send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
+      // `Page.setWebLifecycleState` freezes only a hidden page, and a page Playwright drives in
+      // headless mode stays visible: nothing would stop. Pausing the page's script does what a
+      // frozen tab does to it: no timer, network answer or IndexedDB callback runs until it thaws
+      // (they wait, in order), and what it holds (a Web Lock, an open transaction) stays held.
+      const session = await cdp;
+      if (frozen) {
+        await session.send('Debugger.enable');
+        await session.send('Debugger.pause');
+      } else {
+        await session.send('Debugger.resume').catch(() => undefined);
+        await session.send('Debugger.disable');
+      }
     },
     async close() {
       await page.close({ runBeforeUnload: false });

@@ -91,7 +91,10 @@ export interface EngineTab {
   screenshot(path: string): Promise<void>;
   /** Emulates this tab losing (`true`) and regaining its network, where the engine can. */
   setOffline?(offline: boolean): Promise<void>;
-  /** Freezes (`true`) and thaws this tab's page lifecycle, timers included, where the engine can. */
+  /**
+   * Freezes (`true`) and thaws this tab, where the engine can (Chromium: its script is paused, so no
+   * timer, network answer or storage callback runs until it thaws; what it holds stays held).
+   */
   freeze?(frozen: boolean): Promise<void>;
   /** Closes the tab as a person would (the page gets no chance to finish what it was doing). */
   close(): Promise<void>;

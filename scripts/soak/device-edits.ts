@@ -7,8 +7,8 @@
 import type { ConflictRow, StoredRecord } from '../../src/db/sync-rows.js';
 import type { Id } from '../../src/ids/id.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
-import type { CollectionName } from '../../src/schema/collections.js';
-import type { Ledger, Writer } from './ledger.js';
+import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
+import { CREATE_MARKER, markerOf, type Ledger, type Writer } from './ledger.js';
 import type { CreateKind } from './operations.js';
 import { EDIT_FIELDS, HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
 import { liveRecords, pickAny, pickTarget } from './targets.js';
@@ -24,41 +24,69 @@ export class DeviceEdits {
     private readonly ledger: Ledger,
   ) {}
 
-  /** Writes a new unique value into `field` of a hot record (or another one). */
+  /**
+   * Writes a new unique value into `field` of a hot record (or another one). The record is read
+   * in the edit's own transaction: what the ledger notes as seen before is what the edit wrote
+   * over, also while another tab of the same database edits it at the same moment.
+   */
   async edit(step: number, collection: EditedCollection, field: string, hot: boolean, pick: number): Promise<EditOutcome> {
-    const target = pickTarget(await this.live(collection), hot, pick);
-    if (!target) return 'nothing-to-do';
     const kind = fieldKind(collection, field);
     const values = { [field]: uniqueValue(kind, this.writer, step) };
-    await this.mirror().save(collection, { id: target.id, ...values });
+    const target = await this.inTransaction([collection], async () => {
+      const found = pickTarget(await this.live(collection), hot, pick);
+      if (found) await this.mirror().save(collection, { id: found.id, ...values });
+      return found;
+    });
+    if (!target) return 'nothing-to-do';
     this.ledger.wrote(step, this.writer, collection, target.id, target, values);
     return 'done';
   }
 
-  /** Deletes a record that is not hot (none while a collection holds only hot ones). */
+  /** Deletes a record that is not hot (none while a collection holds only hot ones), read in the deletion's transaction. */
   async remove(step: number, collection: RemovedCollection, pick: number): Promise<EditOutcome> {
-    const live = await this.live(collection);
-    const target = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
+    const target = await this.inTransaction([collection], async () => {
+      const live = await this.live(collection);
+      const found = live.length > HOT_RECORDS ? pickTarget(live, false, pick) : undefined;
+      if (found) await this.mirror().remove(collection, found.id);
+      return found;
+    });
     if (!target) return 'nothing-to-do';
-    await this.mirror().remove(collection, target.id);
-    this.ledger.removed(step, this.writer, collection, target.id);
+    this.ledger.removed(step, this.writer, collection, target.id, markerOf(target));
     return 'done';
+  }
+
+  /**
+   * Runs `work` in one transaction over `collections` and the sync tables a save or a resolution
+   * writes (the outbox, conflicts, and `_sync_meta`, where a tab that does not lead tells the
+   * leader of its edits): the mirror's own transactions join it.
+   */
+  private inTransaction<T>(collections: readonly CollectionName[], work: () => Promise<T>): Promise<T> {
+    const db = this.mirror().db;
+    return db.transaction('rw', [...collections.map((c) => db.table(c)), db._sync_outbox, db._sync_conflicts, db._sync_meta], work);
   }
 
   /** Creates records: a customer, a product with its price, a price, an order with items and stock rows, a warehouse, a stock-up with rows. */
   async create(step: number, what: CreateKind, pick: number): Promise<EditOutcome> {
     const mirror = this.mirror();
     const db = mirror.db;
-    const made: { collection: CollectionName; id: Id; values: Record<string, unknown> }[] = [];
+    const made: { collection: CollectionName; id: Id; values: Record<string, unknown>; marker: string; refs: Record<string, string> }[] = [];
     const text = (part: number) => uniqueValue('text', this.writer, step, part);
     const number = (part: number) => uniqueValue('number', this.writer, step, part) as number;
     const save = async (collection: CollectionName, fixed: Record<string, unknown>, values: Record<string, unknown>) => {
-      const id = await mirror.save(collection, { ...fixed, ...values });
-      made.push({ collection, id, values });
+      const marker = `${step}.${made.length}`;
+      const id = await mirror.save(collection, { ...fixed, ...values, [CREATE_MARKER]: marker });
+      // Fields pointing at a record made in this create: the checks follow them if it moves.
+      const refs: Record<string, string> = {};
+      for (const [field, value] of Object.entries(fixed)) {
+        const parent = made.find((m) => m.id === value);
+        if (parent) refs[field] = parent.marker;
+      }
+      made.push({ collection, id, values, marker, refs });
       return id;
     };
     const refs = await this.references(pick);
-    const tables = [db.customers, db.products, db.product_price_matrix, db.orders, db.order_details, db.warehouses, db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts];
+    // The outbox's touch row (`_sync_meta`) too: a tab that does not lead tells the leader of its edits there.
+    const tables = [db.customers, db.products, db.product_price_matrix, db.orders, db.order_details, db.warehouses, db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts, db._sync_meta];
     const done = await db.transaction('rw', tables, async (): Promise<boolean> => {
       switch (what) {
         case 'customer':
@@ -105,9 +133,9 @@ export class DeviceEdits {
     });
     if (!done) return 'nothing-to-do';
     // Told it is saved: the transaction committed.
-    for (const { collection, id, values } of made) {
-      this.ledger.created(step, this.writer, collection, id);
-      this.ledger.wrote(step, this.writer, collection, id, null, values);
+    for (const { collection, id, values, marker, refs } of made) {
+      this.ledger.created(step, this.writer, collection, id, marker, refs);
+      this.ledger.wrote(step, this.writer, collection, id, null, values, marker);
     }
     return 'done';
   }
@@ -121,33 +149,40 @@ export class DeviceEdits {
 
   /** Resolves a conflict row of the device (the one at `pick`), keeping its own values or the server's. */
   async resolve(step: number, pick: number, choice: 'local' | 'server'): Promise<EditOutcome> {
-    const row = pickAny(await this.noteConflicts(step), pick);
-    if (!row) return 'nothing-to-do';
-    await this.resolveRow(step, row, choice);
-    return 'done';
+    return this.inTransaction(COLLECTIONS, async () => {
+      const row = pickAny(await this.noteConflicts(step), pick);
+      if (!row) return 'nothing-to-do';
+      await this.resolveRow(step, row, choice);
+      return 'done';
+    });
   }
 
   /**
    * Resolves one conflict row and notes what that did: for `'local'`, the device's values of its
    * changed fields written over the server's; for `'server'`, which of its edits were dropped.
+   * The row and the entry are read in the resolution's transaction.
    */
   async resolveRow(step: number, row: ConflictRow, choice: 'local' | 'server'): Promise<void> {
     const mirror = this.mirror();
-    const entry = (await mirror.pending()).find((e) => e.collection === row.collection && e.id === row.id);
-    const changed = entry?.changed ?? row.fields;
-    const whole = row.base === null || row.fields.includes('_d');
-    await mirror.resolveConflict(row.key, choice);
+    const { changed, whole } = await this.inTransaction(COLLECTIONS, async () => {
+      const current = (await mirror.db._sync_conflicts.get(row.key)) ?? row;
+      const entry = (await mirror.pending()).find((e) => e.collection === row.collection && e.id === row.id);
+      await mirror.resolveConflict(row.key, choice);
+      row = current;
+      return { changed: entry?.changed ?? current.fields, whole: current.base === null || current.fields.includes('_d') };
+    });
     if (choice === 'server') {
       this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'server', whole ? changed : row.fields);
       return;
     }
     this.ledger.resolvedConflict(step, this.writer, row.collection, row.id, 'local', changed);
+    const marker = markerOf(row.local) ?? markerOf(row.server);
     const written: Record<string, unknown> = {};
     for (const field of changed) {
-      if (field === '_d' && row.local && row.local._d !== 0) this.ledger.removed(step, this.writer, row.collection, row.id);
+      if (field === '_d' && row.local && row.local._d !== 0) this.ledger.removed(step, this.writer, row.collection, row.id, marker);
       else if (field in (row.local ?? {}) && isWrittenField(row.collection, field)) written[field] = row.local![field];
     }
-    this.ledger.wrote(step, this.writer, row.collection, row.id, row.server, written);
+    this.ledger.wrote(step, this.writer, row.collection, row.id, row.server, written, marker);
   }
 
   private async live(collection: CollectionName): Promise<StoredRecord[]> {

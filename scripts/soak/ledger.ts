@@ -15,6 +15,20 @@ import type { CollectionName } from '../../src/schema/collections.js';
 /** Who wrote: a device (`device 1`, `device 2`, ...) or the simulator's registers and back office. */
 export type Writer = `device ${number}` | 'register';
 
+/**
+ * The field a soak writes into every record a device creates, `<step>.<n>` (the n-th record of the
+ * create at that step): unique in the run, and never edited, so the record is found on the server
+ * wherever its id went (a create moved to a fresh id) and a create applied twice shows as two
+ * records with one marker. The service keeps fields it does not describe, and so does the mirror.
+ */
+export const CREATE_MARKER = 'soak_create';
+
+/** The create marker of a record, when a device created it in this run. */
+export function markerOf(record: Readonly<Record<string, unknown>> | null | undefined): string | undefined {
+  const marker = record?.[CREATE_MARKER];
+  return typeof marker === 'string' ? marker : undefined;
+}
+
 /** One field written by one writer, acknowledged: `save()` or `remove()` resolved, or the register's write returned. */
 export interface FieldWrite {
   step: number;
@@ -26,6 +40,8 @@ export interface FieldWrite {
   /** The value the writer had before (its local copy for a device, the server's for a register); null when none. */
   before: unknown;
   value: unknown;
+  /** The {@link CREATE_MARKER} of the record, when a device created it in this run: the write follows it to another id. */
+  marker?: string;
 }
 
 /** The value of `_d` in a {@link FieldWrite} of a deletion. */
@@ -37,6 +53,10 @@ export interface DeviceCreate {
   writer: Writer;
   collection: CollectionName;
   id: Id;
+  /** Its {@link CREATE_MARKER}. */
+  marker?: string;
+  /** Its fields that point at a record created with it (an item's `id_order`), by that record's marker. */
+  refs?: Record<string, string>;
 }
 
 /** A conflict row a device held for a record, and what became of it. */
@@ -63,21 +83,24 @@ export class Ledger {
   /** Records created on the server by the registers and back office, per collection. */
   readonly registerCreates = new Map<CollectionName, number>();
 
-  /** Notes the fields of one acknowledged edit. */
-  wrote(step: number, writer: Writer, collection: CollectionName, id: Id, before: Record<string, unknown> | null | undefined, values: Record<string, unknown>): void {
+  /**
+   * Notes the fields of one acknowledged edit. `before` is the record as the writer had it; its
+   * create marker, or `marker` for a record just created, follows the write.
+   */
+  wrote(step: number, writer: Writer, collection: CollectionName, id: Id, before: Record<string, unknown> | null | undefined, values: Record<string, unknown>, marker = markerOf(before)): void {
     for (const [field, value] of Object.entries(values)) {
-      this.writes.push({ step, writer, collection, id, field, before: before?.[field] ?? null, value });
+      this.writes.push({ step, writer, collection, id, field, before: before?.[field] ?? null, value, ...(marker === undefined ? {} : { marker }) });
     }
   }
 
-  /** Notes an acknowledged deletion. */
-  removed(step: number, writer: Writer, collection: CollectionName, id: Id): void {
-    this.writes.push({ step, writer, collection, id, field: '_d', before: 0, value: DELETED });
+  /** Notes an acknowledged deletion (of a record with this create marker, when a device created it). */
+  removed(step: number, writer: Writer, collection: CollectionName, id: Id, marker?: string): void {
+    this.writes.push({ step, writer, collection, id, field: '_d', before: 0, value: DELETED, ...(marker === undefined ? {} : { marker }) });
   }
 
   /** Notes a record a device created (its fields go through {@link wrote}). */
-  created(step: number, writer: Writer, collection: CollectionName, id: Id): void {
-    this.creates.push({ step, writer, collection, id });
+  created(step: number, writer: Writer, collection: CollectionName, id: Id, marker?: string, refs?: Record<string, string>): void {
+    this.creates.push({ step, writer, collection, id, ...(marker === undefined ? {} : { marker }), ...(refs && Object.keys(refs).length > 0 ? { refs } : {}) });
   }
 
   /** Adds what the registers created, per collection. */

@@ -66,11 +66,8 @@ export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
     throw new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
-  const seed = number(values.seed, '--seed');
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
-  const minutes = number(values.minutes, '--minutes');
-  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
-  const devices = number(values.devices, '--devices');
+  const { seed, minutes } = seedAndMinutes(values);
+  const devices = numberFlag(values.devices, '--devices');
   if (!Number.isInteger(devices) || devices < 1 || devices > MAX_DEVICES) throw new UsageError(`--devices must be a whole number from 1 to ${MAX_DEVICES}, got ${JSON.stringify(values.devices)}`);
   return { seed, minutes, devices };
 }
@@ -80,8 +77,17 @@ export function soakCommand(options: SoakOptions): string {
   return `npm run soak -- --seed ${options.seed} --minutes ${options.minutes} --devices ${options.devices}`;
 }
 
+/** `--seed` and `--minutes` as read by `parseArgs`, checked (a UsageError naming the flag), as every soak takes them. */
+export function seedAndMinutes(values: { seed: string; minutes: string }): { seed: number; minutes: number } {
+  const seed = numberFlag(values.seed, '--seed');
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a whole number >= 0, got ${JSON.stringify(values.seed)}`);
+  const minutes = numberFlag(values.minutes, '--minutes');
+  if (!(minutes > 0 && minutes <= MAX_MINUTES)) throw new UsageError(`--minutes must be a number above 0 and at most ${MAX_MINUTES}, got ${JSON.stringify(values.minutes)}`);
+  return { seed, minutes };
+}
+
 /** A flag's text as a number (an empty or non-numeric text is a UsageError naming the flag). */
-function number(text: string, flag: string): number {
+export function numberFlag(text: string, flag: string): number {
   const trimmed = text.trim();
   const value = trimmed === '' ? Number.NaN : Number(trimmed);
   if (!Number.isFinite(value)) throw new UsageError(`${flag} must be a number, got ${JSON.stringify(text)}`);

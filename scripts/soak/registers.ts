@@ -6,7 +6,7 @@
  */
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import type { Ledger } from './ledger.js';
+import { markerOf, type Ledger } from './ledger.js';
 import { HOT_RECORDS, fieldKind, uniqueValue, type EditedCollection, type RemovedCollection } from './soak-fields.js';
 import { liveRecords, pickAny, pickTarget } from './targets.js';
 
@@ -51,7 +51,7 @@ export class Registers {
     if (live.length <= HOT_RECORDS) return false;
     const target = pickTarget(live, false, pick)!;
     this.sim.store.remove(collection, String(target.id));
-    this.ledger.removed(step, 'register', collection, String(target.id));
+    this.ledger.removed(step, 'register', collection, String(target.id), markerOf(target));
     this.counts.removes++;
     return true;
   }

@@ -28,15 +28,17 @@ export function formatReport(r: SoakResult): string {
     `writes checked: ${check.writes.checked} (${check.writes.onServer} on the server, ${check.writes.overwritten} written over by someone who had seen them, ${check.writes.droppedByConflict} dropped by a conflict resolved for the server, ${check.writes.deleted} in deleted records)`,
     `lost ${check.lost}, duplicated ${check.duplicated}, differing ${count(r, 'differs')}, stuck ${count(r, 'stuck')}, unhandled rejections ${count(r, 'unhandled')}, failed operations ${count(r, 'failed')}`,
   ];
-  if (check.violations.length === 0) {
-    lines.push('OK: every check passed');
-  } else {
-    lines.push(`FAILED: ${check.violations.length} violation(s)`);
-    for (const v of check.violations.slice(0, SHOWN)) lines.push(`  [${v.kind}] ${v.message}`);
-    if (check.violations.length > SHOWN) lines.push(`  ... and ${check.violations.length - SHOWN} more`);
-    lines.push(`seed ${r.options.seed}; to reproduce: ${soakCommand(r.options)}`);
-  }
+  lines.push(...verdict(check.violations, `seed ${r.options.seed}; to reproduce: ${soakCommand(r.options)}`));
   return `${lines.join('\n')}\n`;
+}
+
+/** The last lines of a soak's report: every check passed, or the violations (the first few) and how to repeat the run. */
+export function verdict(violations: readonly { kind: string; message: string }[], repeat: string, more: readonly string[] = []): string[] {
+  if (violations.length === 0) return ['OK: every check passed'];
+  const lines = [`FAILED: ${violations.length} violation(s)`];
+  for (const v of violations.slice(0, SHOWN)) lines.push(`  [${v.kind}] ${v.message}`);
+  if (violations.length > SHOWN) lines.push(`  ... and ${violations.length - SHOWN} more`);
+  return [...lines, ...more, repeat];
 }
 
 function count(r: SoakResult, kind: string): number {

@@ -96,11 +96,20 @@ export interface OutboxEntry {
   /** Push attempts that failed for this entry. */
   attempts: number;
   /**
+   * True for a create whose id this mirror generated (`save()` without an id), not one the app
+   * chose: a server record under it that no POST of this entry can have written is another
+   * device's, which drew the same id, and the push moves this create to a fresh id (see
+   * {@link MovedCreate}). Absent on other entries, and on creates saved before this field existed.
+   */
+  minted?: true | undefined;
+  /**
    * What the last push whose outcome is unknown sent for this entry (dropped connection, cut-off
    * answer, a process that died in between): while the POST is in flight, its batch's
    * {@link InflightRow} holds it; the entry gets it when the outcome turns out unknown (or from a
-   * row a dead process left), and loses it once a server answer settles the entry. The next push
-   * compares it with the server (see {@link SentSnapshot}).
+   * row a dead process left), and loses it once a server answer acknowledges the entry (a refusal
+   * applied nothing, so an earlier snapshot stays). The next push compares it with the server
+   * (see {@link SentSnapshot}). A create that has one may have gone out: it is never moved to a
+   * fresh id (see {@link MovedCreate}).
    */
   sent?: SentSnapshot | undefined;
 }
@@ -111,7 +120,8 @@ export interface OutboxEntry {
  * server's answer settles the entry, so it survives a dropped connection, a cut-off answer, a
  * server failure after the request and a process that dies before handling the answer. It may
  * also describe a POST that never went out (a process that died before sending that batch), which
- * is harmless: it only counts when the server holds its values.
+ * is harmless: it only counts when the server holds its values (and keeps a create whose id the
+ * server holds as another record from being moved: it may be this device's own).
  *
  * The next push compares it with the server state: when the server holds the sent value of every
  * field in `fields`, the POST is taken as landed and the state it wrote (the server state with
@@ -177,6 +187,23 @@ export interface ConflictRow {
   /** Fields changed on both sides to different values (or `_d` for a deletion conflict). */
   fields: string[];
   /** When it was detected (local ms). */
+  at: number;
+}
+
+/**
+ * A local create the push moved to a fresh id, before sending it: the server held another record
+ * under the id this mirror had generated for it (another device drew the same id), and no POST of
+ * it could have written that record. The create, and every pending edit that pointed at it (an
+ * order's items, a stock-up's stock rows, any `id_*` field the app set to it), now use `to`; the
+ * table keeps the other device's record under `from`.
+ */
+export interface MovedCreate {
+  collection: CollectionName;
+  /** The id it was created under, which the server holds as another record. */
+  from: Id;
+  /** The fresh id it went out under. */
+  to: Id;
+  /** When it was moved (local ms). */
   at: number;
 }
 

@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { COLLECTIONS } from '../schema/collections.js';
+import { readMovedCreates } from '../sync/push/index.js';
 import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { ObservableValue } from './observable-value.js';
 import { readUnavailable, type ListName } from './collection-availability.js';
@@ -53,6 +54,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       quarantined: await db._sync_quarantine.count(),
       quarantinedBy: await quarantinedByCollection(db),
       unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
+      movedCreates: await readMovedCreates(db),
       touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
     })).subscribe({
       next: ({ touched, ...c }) => {

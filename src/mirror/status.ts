@@ -1,3 +1,4 @@
+import type { MovedCreate } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { CollectionProgress } from '../sync/pull/index.js';
 import type { StrandedCopy } from './stranded-copies.js';
@@ -83,6 +84,14 @@ export interface SyncStatus {
    * databases (no `indexedDB.databases()`: Firefox before 126); `[]` when there are none.
    */
   stranded: StrandedCopy[] | undefined;
+  /**
+   * The latest local creates moved to a fresh id before they were sent (up to 20, oldest first):
+   * the server held another record under the id this mirror had generated (another device drew
+   * the same id). Each names the collection, the old id (now the other device's record) and the
+   * new one, which the record and every pending edit that pointed at it use from then on. Kept in
+   * the database, so every tab shows them.
+   */
+  movedCreates: MovedCreate[];
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -109,6 +118,7 @@ export function initialStatus(online: boolean): SyncStatus {
     unavailable: [],
     failing: {},
     stranded: undefined,
+    movedCreates: [],
     lastSyncAt: undefined,
     lastError: undefined,
   };

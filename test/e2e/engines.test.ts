@@ -135,4 +135,32 @@ describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 },
     expect(longestPause).toBeGreaterThan(1_200);
     await tab.close();
   });
+
+  // Only Chromium can freeze one tab (Firefox and WebKit have no such command: their soak suspends the whole browser).
+  it.runIf(engine === 'chromium')('freezes one tab: its timers stop while the other tab runs, and go on once it is thawed', async () => {
+    const frozen = await browser.newTab();
+    const running = await browser.newTab();
+    for (const tab of [frozen, running]) {
+      await tab.goto(server.url);
+      await tab.evaluate(() => {
+        const w = window as unknown as { stamps: number[] };
+        w.stamps = [];
+        setInterval(() => w.stamps.push(Date.now()), 20);
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await frozen.freeze!(true);
+    const from = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const until = Date.now();
+    const ran = await running.evaluate(() => (window as unknown as { stamps: number[] }).stamps);
+    await frozen.freeze!(false);
+    const stamps = await frozen.evaluate(() => (window as unknown as { stamps: number[] }).stamps);
+    // Not one tick of the frozen tab while it was frozen; the other tab ticked all along.
+    expect(stamps.filter((t) => t > from + 50 && t < until - 50)).toEqual([]);
+    expect(ran.filter((t) => t > from && t < until).length).toBeGreaterThan(10);
+    expect(stamps.at(-1)).toBeGreaterThanOrEqual(until);
+    await frozen.close();
+    await running.close();
+  });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MirrorDb } from '../../src/db/mirror-db.js';
 import { createClient } from '../../src/client/index.js';
 import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
 
 let fixture: MirrorFixture | undefined;
 afterEach(async () => {
@@ -172,7 +173,12 @@ describe('two tabs (no Web Locks) when the leader was throttled and another tab 
 });
 
 describe('an edit saved in a follower tab', () => {
-  it('is pushed by the leader at once even when it folds into an entry the leader is already pushing', async () => {
+  /**
+   * A follower tab saves a customer, then, while the leader's push of it is under way (its pull,
+   * then the POST), an edit that folds into the entry (the count of pending edits stays 1), made
+   * by `edit`; the leader must push that edit too, at once.
+   */
+  async function foldedWhilePushing(edit: (follower: Mirror, id: string) => Promise<unknown>): Promise<void> {
     fixture = await startMirrorFixture();
     const options = { collections: ['customers' as const], categories: false, pollIntervalMs: 3_600_000 };
     const leader = fixture.mirror(options);
@@ -182,12 +188,22 @@ describe('an edit saved in a follower tab', () => {
     await follower.start();
     fixture.sim.setFaults({ latencyMs: 300 });
     const id = await follower.save('customers', { company: 'Cukrárna Hájek', email: 'hajek@example.com' });
-    // The leader's push of the first edit is under way (its pull, then the POST) when the second edit comes:
-    // it folds into the entry, and the count of pending edits stays 1.
     await new Promise((r) => setTimeout(r, 500));
-    await follower.save('customers', { id, email: 'objednavky@example.com' });
+    await edit(follower, id);
     expect(follower.status.value.pendingPushes).toBe(1);
     await vi.waitFor(() => expect(fixture!.sim.store.get('customers', id)?.email).toBe('objednavky@example.com'), { timeout: 8_000 });
     await waitFor(follower.status, (s) => s.pendingPushes === 0);
+  }
+
+  it('is pushed by the leader at once even when it folds into an entry the leader is already pushing', async () => {
+    await foldedWhilePushing((follower, id) => follower.save('customers', { id, email: 'objednavky@example.com' }));
+  });
+
+  it("is pushed at once also when the app saves it inside its own transaction (one without the mirror's meta table)", async () => {
+    // The app's transaction over the tables the edit writes (a record with its children would add theirs).
+    await foldedWhilePushing((follower, id) => {
+      const { db } = follower;
+      return db.transaction('rw', [db.customers, db._sync_outbox, db._sync_conflicts], () => follower.save('customers', { id, email: 'objednavky@example.com' }));
+    });
   });
 });

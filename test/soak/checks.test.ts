@@ -58,14 +58,14 @@ describe('the soak checks', () => {
   it('report a device that differs from the server in one field, naming it with both values', () => {
     const state = agreeingState();
     (state.devices[0]!.records.customers[1] as Record<string, unknown>).lastname = 'stale';
-    expect(checkSoak(state).violations).toEqual([{ kind: 'differs', message: 'device 1: customers 20: differs in lastname ("stale" vs "r#8")' }]);
+    expect(checkSoak(state).violations).toEqual([{ kind: 'differs', message: 'device 1: customers 20: differs in lastname ("stale" vs "r#8")', subject: { collection: 'customers', id: '20' } }]);
   });
 
   it('report an acknowledged edit the server lost, unless someone wrote over it having seen it or a conflict dropped it', () => {
     const lost = agreeingState();
     for (const records of [lost.server.customers, lost.devices[0]!.records.customers]) (records[0] as Record<string, unknown>).firstname = 'Jana';
     expect(checkSoak(lost).violations).toEqual([
-      { kind: 'lost', message: 'device 1 wrote firstname = "d1#7" in customers 10 (step 7): the server has "Jana", and no write made over this value nor a conflict explains it' },
+      { kind: 'lost', message: 'device 1 wrote firstname = "d1#7" in customers 10 (step 7): the server has "Jana", and no write made over this value nor a conflict explains it', subject: { collection: 'customers', id: '10' } },
     ]);
 
     // A register that had seen d1#7 wrote over it: explained.

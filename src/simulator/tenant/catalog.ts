@@ -314,7 +314,11 @@ function planPriceRows(ctx: TenantContext, productTimes: Float64Array, basePrice
     const n = perProduct[p] as number;
     if (n === 0) continue;
     const created = productTimes[p] as number;
-    const changes = n > 1 ? spreadTimes(n - 1, created + DAY, Math.max(created + 2 * DAY, ctx.to), ctx.rng('product_price_matrix.changes', p)) : new Float64Array(0);
+    // Changes come a day or more after the product (half-way to the history's end for one created
+    // since), never after that end: a row's time is its id, `_v` and `date_created`, and a version
+    // past the clock would stay newer than every later write of the row.
+    const from = Math.min(created + DAY, created + (ctx.to - created) / 2);
+    const changes = n > 1 ? spreadTimes(n - 1, from, ctx.to, ctx.rng('product_price_matrix.changes', p)) : new Float64Array(0);
     draft.push({ t: created, p, seq: 0 });
     changes.forEach((t, j) => draft.push({ t, p, seq: j + 1 }));
   }

@@ -41,9 +41,11 @@ export function knownServerState(entry: OutboxEntry, local: StoredRecord | undef
  * - a create whose id the server already has, not recognised as landed by its `sent` snapshot,
  *   is compared with what the server has: the same values mean an earlier push that left no
  *   snapshot landed, and it is just acknowledged (fields the server lacks going out); a field
- *   held with another value, or a deletion on the server, means another record with the same id
- *   (two devices drew it): a conflict whatever the strategy (a resolver is not asked), never a
- *   merge or an overwrite.
+ *   held with another value, or a deletion on the server, means another record with the same id:
+ *   a conflict whatever the strategy (a resolver is not asked), never a merge or an overwrite.
+ *   (The push moves such a create to a fresh id before this check when the id was generated
+ *   here and no POST has carried it: see `isIdCollision`. What is left is a create with an id
+ *   the app chose, or one that may have gone out.)
  */
 export function checkEntry(
   entry: OutboxEntry,

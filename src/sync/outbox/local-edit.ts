@@ -33,7 +33,9 @@ export interface LocalEditOptions {
  *   the edit; one without a default (a required field the server left empty) refuses the edit.
  * - Unknown fields must be JSON values (no `NaN`, `Date`, `Map`, cycles...): they go out as they are.
  * - A generated id is never one the table already holds (another tab or worker, with its own
- *   generator, may have drawn the same slot in the same millisecond).
+ *   generator, may have drawn the same slot in the same millisecond). Another device may still
+ *   draw it: when the server turns out to hold another record under it before any POST carried
+ *   this create, the push moves the create to a fresh id (see `moveCollidingCreates`).
  * - An id the mirror does not hold: a create with the app's own id (any valid id, in any
  *   table). If the server already has that id, the push compares before it writes (see `checkEntry`).
  * - Nothing is written when validation fails: the `ValidationError` lists every bad field.
@@ -116,7 +118,8 @@ export async function removeLocal(db: MirrorDb, collection: CollectionName, id: 
 async function createRecord(db: MirrorDb, collection: CollectionName, given: Record<string, unknown>, id: Id, now: number): Promise<Id> {
   const info = COLLECTION_INFO[collection];
   let newId = id;
-  if (newId === '0') {
+  const minted = newId === '0';
+  if (minted) {
     if (info.tableId === undefined) {
       throw new ValidationError(
         `save ${collection}: a new ${collection} record cannot be created offline: the table has no table id for ` +
@@ -141,6 +144,7 @@ async function createRecord(db: MirrorDb, collection: CollectionName, given: Rec
     before: null,
     tombstone,
     at: now,
+    minted,
   });
   return newId;
 }

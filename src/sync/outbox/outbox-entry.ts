@@ -16,6 +16,8 @@ export interface LocalEdit {
   tombstone: boolean;
   /** When the edit was made (local ms). */
   at: number;
+  /** A create whose id the mirror generated (see `OutboxEntry.minted`). */
+  minted?: boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export function foldEdit(existing: OutboxEntry | undefined, edit: LocalEdit): Ou
       updatedAt: edit.at,
       state: 'pending',
       attempts: 0,
+      ...(edit.minted && edit.op !== 'update' ? { minted: true as const } : {}),
     };
   }
   const changed = [...new Set([...existing.changed, ...edit.changed])].sort();

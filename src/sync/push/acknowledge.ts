@@ -101,13 +101,16 @@ function splitRuns(values: readonly number[]): { runs: [number, number][]; singl
 /**
  * Marks refused records `rejected` with the server's reason, in one transaction. A record the
  * app edited while the POST was in flight stays pending instead: the edit may be the fix. The
- * items leave their batch's in-flight row (`inflight`): the server applied none of them.
+ * items leave their batch's in-flight row (`inflight`): the server applied none of them. An
+ * entry's `sent` snapshot stays: it describes an earlier POST whose answer was lost, which may
+ * have landed (the refused one applied nothing), and is the only evidence that a create's id on
+ * the server is its own.
  */
 export async function markRejected(db: MirrorDb, items: readonly OutgoingRecord[], reasons: readonly string[], inflight?: InflightBatch): Promise<void> {
   await updateEntries(db, items, inflight, (current, item, i) => {
     const attempts = current.attempts + 1;
     if (current.localVersion !== item.entry.localVersion) return { ...current, attempts };
-    return { ...withoutSent(current), state: 'rejected', reason: reasons[i] ?? 'refused by the server', attempts };
+    return { ...current, state: 'rejected', reason: reasons[i] ?? 'refused by the server', attempts };
   });
 }
 

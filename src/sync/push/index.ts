@@ -2,8 +2,9 @@
  * The push (docs/design.md, decision 6): each collection's pending entries are prepared against
  * the server state (`prepare.ts`), cut into batches bounded by count and bytes (`batches.ts`),
  * written ahead as in-flight rows (`inflight.ts`), POSTed and answered (`send-batch.ts`,
- * `rejections.ts`), and settled once acknowledged (`acknowledge.ts`). `push.ts` runs it, parents
- * before children; `push-report.ts` counts what it did.
+ * `rejections.ts`), and settled once acknowledged (`acknowledge.ts`). A create that meets another
+ * record under its id is moved to a fresh id before anything is sent (`id-collisions.ts`).
+ * `push.ts` runs it, parents before children; `push-report.ts` counts what it did.
  */
 export { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
 export {
@@ -15,3 +16,4 @@ export {
   type PushOptions,
 } from './push.js';
 export type { PushCounts, PushReport } from './push-report.js';
+export { readMovedCreates } from './id-collisions.js';

@@ -9,6 +9,7 @@ import { checkBase, checkEntry, knownServerState, type CheckOutcome } from '../c
 import { conflictKey } from '../../db/conflict-key.js';
 import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
 import { withoutSent } from '../outbox/outbox-sent.js';
+import { isIdCollision } from './id-collisions.js';
 import { parentReferences } from '../records/relations.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from '../records/wire-record.js';
@@ -21,6 +22,17 @@ export interface OutgoingRecord {
   record: StoredRecord;
   /** The POST element. */
   wire: WireRecord;
+}
+
+/**
+ * What {@link prepareCollection} found: the records to send, or the creates that meet another
+ * record under their id (`collisions`, outbox `seq`s, see `isIdCollision`), in which case nothing
+ * was written and nothing counted: they are moved to fresh ids first (`moveCollidingCreates`),
+ * then the collection is prepared again.
+ */
+export interface PreparedCollection {
+  out: OutgoingRecord[];
+  collisions: number[];
 }
 
 /**
@@ -38,6 +50,10 @@ export interface OutgoingRecord {
  * First, rows of the collection that a dead process left are folded into their entries' `sent`
  * snapshots, so that the check recognises a POST of theirs that landed (see `SentSnapshot`).
  * Entries rejected or in conflict are not touched: they do not block the others.
+ *
+ * A create that meets another record under its id (see `isIdCollision`) is reported instead
+ * (`collisions`, nothing written) when `collisions` is `'report'`; with `'conflict'` (after a
+ * move, for one that still collides) it becomes a conflict row, never an overwrite.
  */
 export async function prepareCollection(
   db: MirrorDb,
@@ -45,19 +61,24 @@ export async function prepareCollection(
   strategy: ConflictStrategy,
   now: () => number,
   counts: PushCounts,
-): Promise<OutgoingRecord[]> {
+  collisions: 'report' | 'conflict' = 'report',
+): Promise<PreparedCollection> {
   const table = db.collection(collection);
   return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, db._sync_inflight], async () => {
     await foldInflightRows(db._sync_outbox, db._sync_inflight, collection);
     const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
       .sort((a, b) => a.seq - b.seq);
-    if (entries.length === 0) return [];
+    if (entries.length === 0) return { out: [], collisions: [] };
     const locals = await readLocals(table, entries);
     const outcomes = entries.map((entry, i) => {
       const local = locals[i];
       return local && checkEntry(entry, local, knownServerState(entry, local), strategy);
     });
+    if (collisions === 'report') {
+      const colliding = entries.filter((entry, i) => isIdCollision(entry, outcomes[i])).map((entry) => entry.seq);
+      if (colliding.length > 0) return { out: [], collisions: colliding };
+    }
     const unborn = await unbornParents(db, collection, outcomes);
 
     const writes: PreparedWrites = { out: [], tablePuts: [], entryPuts: [], entryDeletes: [], conflictPuts: [] };
@@ -67,7 +88,7 @@ export async function prepareCollection(
     if (writes.entryPuts.length > 0) await db._sync_outbox.bulkPut(writes.entryPuts);
     if (writes.entryDeletes.length > 0) await db._sync_outbox.bulkDelete(writes.entryDeletes);
     if (writes.conflictPuts.length > 0) await db._sync_conflicts.bulkPut(writes.conflictPuts);
-    return writes.out;
+    return { out: writes.out, collisions: [] };
   });
 }
 

@@ -1,3 +1,4 @@
+import type { MovedCreate } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 
 /** What a push did, for one collection or in total. */
@@ -21,21 +22,29 @@ export interface PushCounts {
    * pushed this time). They stay pending and go out with the first push after their parent.
    */
   awaitingParent: number;
+  /**
+   * Local creates moved to a fresh id before they were sent: the server held another record under
+   * the id this mirror had generated (another device drew the same id). See {@link PushReport.moved}.
+   */
+  moved: number;
 }
 
 /** What one push did: the totals, and the counts of each collection that had something to push. */
-export interface PushReport extends PushCounts {
+export interface PushReport extends Omit<PushCounts, 'moved'> {
   byCollection: Partial<Record<CollectionName, PushCounts>>;
+  /** Each create moved to a fresh id in this push (collection, old and new id), with every pending edit that pointed at it. */
+  moved: MovedCreate[];
 }
 
 /** Counts that are all zero. */
 export function emptyCounts(): PushCounts {
-  return { pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0 };
+  return { pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0, moved: 0 };
 }
 
 /** A report with nothing in it yet. */
 export function emptyReport(): PushReport {
-  return { ...emptyCounts(), byCollection: {} };
+  const { moved: _moved, ...counts } = emptyCounts();
+  return { ...counts, byCollection: {}, moved: [] };
 }
 
 /** Adds one collection's counts to the report. */

@@ -5,7 +5,9 @@ import { isConflictStrategy, type ConflictStrategy } from '../conflicts/conflict
 import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
 import { dropInflight, writeInflight } from './inflight.js';
 import { pushOrder } from '../records/relations.js';
-import { prepareCollection } from './prepare.js';
+import { moveCollidingCreates } from './id-collisions.js';
+import { prepareCollection, type OutgoingRecord } from './prepare.js';
+import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
 export type { BeforeBatch, PushClient } from './send-batch.js';
@@ -82,7 +84,7 @@ export function createPusher(options: PusherOptions): Pusher {
       opts.signal?.throwIfAborted();
       const counts = emptyCounts();
       try {
-        await pushCollection(collection, counts, opts.signal);
+        await pushCollection(collection, counts, report.moved, opts.signal);
       } finally {
         if (hasWork(counts)) addCounts(report, collection, counts);
       }
@@ -90,8 +92,19 @@ export function createPusher(options: PusherOptions): Pusher {
     return report;
   }
 
-  async function pushCollection(collection: CollectionName, counts: PushCounts, signal: AbortSignal | undefined): Promise<void> {
-    const outgoing = await prepareCollection(db, collection, strategy, now, counts);
+  /** Prepares a collection; creates that meet another record under their id are moved to fresh ids first (and noted in `moved`). */
+  async function prepare(collection: CollectionName, counts: PushCounts, moved: MovedCreate[]): Promise<OutgoingRecord[]> {
+    const prepared = await prepareCollection(db, collection, strategy, now, counts);
+    if (prepared.collisions.length === 0) return prepared.out;
+    const moves = await moveCollidingCreates(db, collection, prepared.collisions, now());
+    counts.moved += moves.length;
+    moved.push(...moves);
+    // One that still collides (an edit came in between) becomes a conflict row, never an overwrite.
+    return (await prepareCollection(db, collection, strategy, now, counts, 'conflict')).out;
+  }
+
+  async function pushCollection(collection: CollectionName, counts: PushCounts, moved: MovedCreate[], signal: AbortSignal | undefined): Promise<void> {
+    const outgoing = await prepare(collection, counts, moved);
     if (outgoing.length === 0) return;
     const batches = planBatches(outgoing, limits, (o) => jsonBytes(o.wire));
     counts.batches += batches.length;
@@ -119,7 +132,7 @@ export function createPusher(options: PusherOptions): Pusher {
 }
 
 function hasWork(counts: PushCounts): boolean {
-  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected + counts.awaitingParent > 0;
+  return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected + counts.awaitingParent + counts.moved > 0;
 }
 
 function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimits> {

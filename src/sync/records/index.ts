@@ -5,6 +5,6 @@
  * Pure functions, no I/O.
  */
 export { diffFields, isMetaField, overlay, sameValue, setField } from './fields.js';
-export { childReferences, parentReferences, PUSH_ORDER, pushOrder } from './relations.js';
+export { childReferences, mayReference, parentReferences, PUSH_ORDER, pushOrder } from './relations.js';
 export { deletionFields, isTombstone } from './tombstone.js';
 export { buildWireRecord, isStrippedField, stripForWire, type WireRecord } from './wire-record.js';

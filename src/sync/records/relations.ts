@@ -99,3 +99,16 @@ const CHILD_REFERENCES = new Map<CollectionName, readonly (readonly [child: Coll
 export function childReferences(collection: CollectionName): readonly (readonly [child: CollectionName, fields: readonly string[]])[] {
   return CHILD_REFERENCES.get(collection) ?? [];
 }
+
+/**
+ * Whether `field` of a `collection` record may hold the id of a `target` record: a relation field
+ * that names `target` (spec: "Relation `id` fields"; stock history's `id_record` names products),
+ * or an `id_*` field the spec names no collection for (`id_order_details_parent`, ...), whose
+ * value alone can tell. A relation field that names another collection never does.
+ */
+export function mayReference(collection: CollectionName, field: string, target: CollectionName): boolean {
+  const own = OWN_REFERENCE_FIELDS[collection];
+  const named = own && Object.hasOwn(own, field) ? own[field] : Object.hasOwn(REFERENCE_FIELDS, field) ? REFERENCE_FIELDS[field] : undefined;
+  if (named !== undefined) return named === target;
+  return field.startsWith('id_');
+}

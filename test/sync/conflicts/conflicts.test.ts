@@ -279,8 +279,8 @@ describe('conflicts over HTTP', () => {
     });
   });
 
-  describe('a local create whose id another device already used (same-millisecond creates)', () => {
-    /** Another device created a customer and pushed it; this device draws the same id, pulls (it has seen the other create), then pushes. */
+  describe('a local create under an id the app chose, which another device already used', () => {
+    /** Another device created a customer and pushed it; the app saves a create under the same id, pulls (it has seen the other create), then pushes. */
     async function collide(conflict: ConflictStrategy) {
       const { f } = await setUp({ conflict });
       const other = f.sim.store.write('customers', { id: '0', company: 'Other device Ltd', firstname: 'Bob', email: 'bob@example.com' });

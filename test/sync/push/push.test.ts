@@ -84,7 +84,7 @@ describe('createPusher', () => {
 
   it('does nothing when the outbox is empty', async () => {
     fx = await startPushFixture();
-    expect(await fx.pusher.push()).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0, byCollection: {} });
+    expect(await fx.pusher.push()).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 0, byCollection: {}, moved: [] });
     expect(fx.sim.requests.count()).toBe(0);
   });
 
@@ -161,7 +161,7 @@ describe('createPusher', () => {
 
       const report = await fx.pusher.push();
       expect(report.byCollection.orders).toMatchObject({ rejected: 1, pushed: 0 });
-      expect(report.byCollection.order_details).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 1 });
+      expect(report.byCollection.order_details).toEqual({ pushed: 0, rejected: 0, conflicts: 0, acknowledged: 0, requests: 0, batches: 0, awaitingParent: 1, moved: 0 });
       expect(report).toMatchObject({ pushed: 0, awaitingParent: 1 });
       expect(fx.sim.store.get('orders', orderId)).toBeUndefined();
       expect(fx.sim.store.get('order_details', itemId), 'an item of an order the server does not have').toBeUndefined();

@@ -1,0 +1,26 @@
+/**
+ * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E]`: runs a browser soak
+ * and prints its report. Exits 0 when every check passed, 1 on a violation (the report names the
+ * seed and the command that repeats the run), 2 on a bad command line.
+ */
+import { browserSoakCommand, readBrowserSoakOptions, UsageError, USAGE } from './options.js';
+import { formatBrowserReport } from './report.js';
+import { runBrowserSoak } from './run-browser-soak.js';
+
+let options;
+try {
+  options = readBrowserSoakOptions(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`npm run soak:browser: ${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (options === 'help') {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+process.stdout.write(`${browserSoakCommand(options)}\n`);
+const result = await runBrowserSoak(options, { progress: (line) => process.stdout.write(`  ${line}\n`) });
+process.stdout.write(formatBrowserReport(result));
+process.exit(result.check.violations.length === 0 ? 0 : 1);

@@ -1,0 +1,160 @@
+/**
+ * The seeded plan of a browser soak run: one stream of user actions per tab (the tab's slot
+ * seeds it, so a tab opened later has its own), and one stream of what happens to the tabs, the
+ * network, the browser and the service (the chaos). Each is drawn from the seed alone, never from
+ * the run's state: the same seed gives the same sequences; which record an action touches, which
+ * tab is the leader when a trap springs, and the timing depend on the run.
+ */
+import { Rng } from '../../src/simulator/rng.js';
+import { FAULT_PHASES } from '../soak/fault-plan.js';
+import { CREATES, type CreateKind } from '../soak/operations.js';
+import { EDITED, EDIT_FIELDS, REMOVED, type EditedCollection, type RemovedCollection } from '../soak/soak-fields.js';
+import type { TrapPoint } from './tab-proxy.js';
+
+/** What the user of a tab does next, and how long they think before the action after it (ms). */
+export type UserAction = { thinkMs: number } & (
+  | { kind: 'edit'; collection: EditedCollection; field: string; hot: boolean; pick: number }
+  | { kind: 'create'; what: CreateKind; pick: number }
+  | { kind: 'remove'; collection: RemovedCollection; pick: number }
+  | { kind: 'resolve'; pick: number; choice: 'local' | 'server' }
+);
+
+/** Where a reload or a close is aimed: a random moment, or a point of the leader's traffic. */
+export type Moment = { at: 'random'; delayMs: number } | { at: TrapPoint; gets: number };
+
+/** The creates a collision is minted for: a record with children, or alone. */
+export const COLLIDED = ['customer', 'order-with-items', 'stockup-with-rows'] as const satisfies readonly CreateKind[];
+
+/** What happens to the tabs, the network, the browser or the service next, after `waitMs`. */
+export type ChaosAction = { waitMs: number } & (
+  | { kind: 'reload'; tab: number; moment: Moment }
+  | { kind: 'close'; tab: number; moment: Moment }
+  | { kind: 'open' }
+  | { kind: 'cut-tab'; tab: number; ms: number; offline: boolean }
+  | { kind: 'cut-all'; ms: number }
+  | { kind: 'freeze'; tab: number; ms: number }
+  | { kind: 'lid'; ms: number }
+  | { kind: 'faults'; phase: number }
+  | { kind: 'register-edit'; collection: EditedCollection; field: string; hot: boolean; pick: number }
+  | { kind: 'register-remove'; collection: RemovedCollection; pick: number }
+  | { kind: 'register-delivery'; pick: number }
+  | { kind: 'collide'; tab: number; what: (typeof COLLIDED)[number]; pick: number }
+);
+
+/** The kinds of chaos. */
+export type ChaosKind = ChaosAction['kind'];
+
+/** Salts of the streams, so they differ from each other and from the simulator's of the same seed. */
+const USER_STREAM = 0x7ab5;
+const CHAOS_STREAM = 0xc4a0;
+
+const USER_WEIGHTS = { edit: 40, create: 12, remove: 4, resolve: 4 } as const;
+
+const CHAOS_WEIGHTS: Readonly<Record<ChaosKind, number>> = {
+  reload: 10,
+  close: 3,
+  open: 4,
+  'cut-tab': 4,
+  'cut-all': 1.5,
+  freeze: 3,
+  lid: 1.5,
+  faults: 4,
+  'register-edit': 14,
+  'register-remove': 1,
+  'register-delivery': 2,
+  collide: 2,
+};
+
+/** The user actions of the tab in `slot`. */
+export function* userActions(seed: number, slot: number): Generator<UserAction, never> {
+  const rng = Rng.of(seed, USER_STREAM, slot);
+  for (;;) {
+    const thinkMs = rng.int(150, 1_500);
+    const kind = weighted(rng, USER_WEIGHTS);
+    switch (kind) {
+      case 'edit': {
+        const collection = rng.pick(EDITED);
+        yield { thinkMs, kind, collection, field: rng.pick(EDIT_FIELDS[collection])[0], hot: rng.chance(0.6), pick: rng.next() };
+        break;
+      }
+      case 'create':
+        yield { thinkMs, kind, what: rng.pick(CREATES), pick: rng.next() };
+        break;
+      case 'remove':
+        yield { thinkMs, kind, collection: rng.pick(REMOVED), pick: rng.next() };
+        break;
+      case 'resolve':
+        yield { thinkMs, kind, pick: rng.next(), choice: rng.chance(0.5) ? 'local' : 'server' };
+        break;
+    }
+  }
+}
+
+/**
+ * The chaos of a run. `tab` is an index (0..1) into the tabs open when it happens; a reload or
+ * close aimed at a point of the traffic goes to whichever tab makes that request (the leader).
+ */
+export function* chaosActions(seed: number): Generator<ChaosAction, never> {
+  const rng = Rng.of(seed, CHAOS_STREAM);
+  for (;;) {
+    const waitMs = rng.int(300, 2_500);
+    const kind = weighted(rng, CHAOS_WEIGHTS);
+    const tab = rng.next();
+    switch (kind) {
+      case 'reload':
+      case 'close':
+        yield { waitMs, kind, tab, moment: moment(rng) };
+        break;
+      case 'open':
+        yield { waitMs, kind };
+        break;
+      case 'cut-tab':
+        yield { waitMs, kind, tab, ms: rng.int(500, 8_000), offline: rng.chance(0.3) };
+        break;
+      case 'cut-all':
+        yield { waitMs, kind, ms: rng.int(1_000, 10_000) };
+        break;
+      case 'freeze':
+        yield { waitMs, kind, tab, ms: rng.int(500, 6_000) };
+        break;
+      case 'lid':
+        yield { waitMs, kind, ms: rng.int(500, 5_000) };
+        break;
+      case 'faults':
+        yield { waitMs, kind, phase: rng.int(0, FAULT_PHASES.length - 1) };
+        break;
+      case 'register-edit': {
+        const collection = rng.pick(EDITED);
+        yield { waitMs, kind, collection, field: rng.pick(EDIT_FIELDS[collection])[0], hot: rng.chance(0.6), pick: rng.next() };
+        break;
+      }
+      case 'register-remove':
+        yield { waitMs, kind, collection: rng.pick(REMOVED), pick: rng.next() };
+        break;
+      case 'register-delivery':
+        yield { waitMs, kind, pick: rng.next() };
+        break;
+      case 'collide':
+        yield { waitMs, kind, tab, what: rng.pick(COLLIDED), pick: rng.next() };
+        break;
+    }
+  }
+}
+
+function moment(rng: Rng): Moment {
+  const roll = rng.next();
+  if (roll < 0.4) return { at: 'random', delayMs: rng.int(0, 400) };
+  if (roll < 0.6) return { at: 'mid-pull', gets: rng.int(1, 14) };
+  if (roll < 0.8) return { at: 'post-sent', gets: 0 };
+  return { at: 'post-answered', gets: 0 };
+}
+
+function weighted<K extends string>(rng: Rng, weights: Readonly<Record<K, number>>): K {
+  const kinds = Object.keys(weights) as K[];
+  let roll = rng.next() * kinds.reduce((sum, k) => sum + weights[k], 0);
+  for (const kind of kinds) {
+    roll -= weights[kind];
+    if (roll < 0) return kind;
+  }
+  return kinds[kinds.length - 1]!;
+}

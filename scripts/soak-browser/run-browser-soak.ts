@@ -1,0 +1,195 @@
+/**
+ * One browser soak run: the simulator over HTTP on 127.0.0.1, an app server serving the soak app
+ * (page errors reported to it), a report server for what the pages tell, a real browser of the
+ * engine asked for with `tabs` tabs of one profile, each behind a proxy of its own; then, until
+ * the time is up, every tab's user acting (`users.ts`), the chaos (`chaos.ts`) and the registers
+ * selling; then settling (`settle.ts`) and the checks (`browser-checks.ts`).
+ *
+ * Unlike the Node soak, things happen at once here, as in a browser: the tabs act while the
+ * leader syncs and the chaos strikes. Writes on the server can therefore meet a push built before
+ * them (the service has no conditional write); the proxies see every request, and the checks
+ * explain such a replaced write only when no tab had been sent the write before that push.
+ */
+import { createAppServer, type AppServer } from '../app-server.js';
+import { launchEngine, type EngineBrowser } from '../engines/index.js';
+import type { PageError } from '../engines/page-errors.js';
+import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
+import { createSimulator, type FaultCounts, type Simulator } from '../../src/simulator/index.js';
+import type { AnyRecord, SoakState } from '../soak/checks.js';
+import { Ledger } from '../soak/ledger.js';
+import type { OutboxEntry } from '../../src/db/sync-rows.js';
+import { BackOffice } from './back-office.js';
+import { replay } from './page/recording-ledger.js';
+import { checkBrowserSoak, type BrowserCheckResult, type BrowserSoakState } from './browser-checks.js';
+import { Chaos, type ChaosCounts } from './chaos.js';
+import type { BrowserSoakOptions } from './options.js';
+import type { PageSnapshot } from './page/soak-page.js';
+import { startReportServer, type ReportServer } from './report-server.js';
+import { ServiceWatch } from './service-watch.js';
+import { settleTabs, type SettleOutcome } from './settle.js';
+import { buildSoakSite, type SoakSite } from './site.js';
+import { TabSet } from './tab-set.js';
+import { writeTrace } from './trace.js';
+import { Users, type UserCounts } from './users.js';
+
+/** The database every tab's mirror opens (one origin, one profile: they share it). */
+export const SOAK_DB_NAME = 'pos-cloud-mirror-browser-soak';
+/** The pages' poll interval: the leader syncs often, so traps find traffic. */
+const POLL_MS = 2_000;
+/** Sales a second while the plan runs. */
+const SALES_PER_SECOND = 1;
+
+/** What a run did and what the checks found. */
+export interface BrowserSoakResult {
+  options: BrowserSoakOptions;
+  browserVersion: string;
+  elapsedMs: number;
+  users: UserCounts;
+  chaos: ChaosCounts;
+  faults: FaultCounts & { phases: number };
+  requests: number;
+  registers: { sales: number; deliveries: number; edits: number; removes: number };
+  tabs: { opened: number; open: number };
+  conflicts: { noted: number; resolvedLocal: number; resolvedServer: number };
+  collisions: { minted: number; tooLate: number; moved: number };
+  settle: SettleOutcome;
+  check: BrowserCheckResult;
+  /** The trace of the records the violations are about (a JSON file), when there are any. */
+  trace?: string;
+  /** What the checks looked at, when asked for (`keepState`). */
+  state?: BrowserSoakState;
+}
+
+/** Options of {@link runBrowserSoak} beyond the command line's. */
+export interface BrowserRunHooks {
+  /** Told every 10 s how far the run got. */
+  progress?: (line: string) => void;
+  keepState?: boolean;
+}
+
+/** Runs a browser soak (see the file's comment). */
+export async function runBrowserSoak(options: BrowserSoakOptions, hooks: BrowserRunHooks = {}): Promise<BrowserSoakResult> {
+  const started = performance.now();
+  const rejections: string[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason));
+  process.on('unhandledRejection', onRejection);
+  const parts: { sim?: Simulator; reports?: ReportServer; site?: SoakSite; app?: AppServer; browser?: EngineBrowser; tabs?: TabSet } = {};
+  try {
+    const sim = (parts.sim = await createSimulator({ seed: options.seed, size: 'tiny', clock: { start: Date.now() }, logSize: 100 }));
+    const initialCounts = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.count(c)])) as Record<CollectionName, number>;
+    const watch = new ServiceWatch();
+    const ledger = new Ledger();
+    const backOffice = new BackOffice(sim, ledger, watch);
+    const reports = (parts.reports = await startReportServer());
+    const pageErrors: PageError[] = [];
+    const site = (parts.site = await buildSoakSite());
+    const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
+    const browser = (parts.browser = await launchEngine(options.engine));
+    const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list) }));
+
+    // The first tab makes the first sync alone; the others open on a mirror that has data.
+    const first = await tabs.add();
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await first.call<{ error?: string }>('syncNow');
+      if (!outcome.error) break;
+      if (attempt >= 10) throw new Error(`the first sync failed: ${outcome.error}`);
+    }
+    while (tabs.open.length < options.tabs) await tabs.add();
+
+    let step = 0;
+    const nextStep = () => ++step;
+    const users = new Users({ seed: options.seed, ledger, nextStep });
+    const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab) });
+    for (const tab of tabs.open) users.start(tab);
+    backOffice.registers.startSelling(SALES_PER_SECOND);
+    const deadline = started + options.minutes * 60_000;
+    const ticker = setInterval(() => {
+      hooks.progress?.(`${Math.round((performance.now() - started) / 1000)} s: ${users.counts.actions} actions, ${chaos.counts.actions} chaos, ${tabs.open.length} tabs open, ${sim.requests.count()} requests`);
+    }, 10_000);
+    const chaosDone = chaos.run(() => performance.now() < deadline);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
+    clearInterval(ticker);
+
+    // Settle: the chaos ends and everything it did is undone, the users stop, the outbox drains.
+    await chaosDone;
+    await chaos.restoreAll();
+    backOffice.registers.stopSelling();
+    sim.setFaults({});
+    await users.stop();
+    const settled = await settleTabs(tabs, ledger, nextStep);
+    const runEnd = Date.now();
+
+    const devices = [];
+    for (const tab of tabs.open) await tab.collectReports();
+    for (const tab of tabs.open) {
+      const snapshot = await tab.call<PageSnapshot>('snapshot');
+      devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[] });
+    }
+    const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
+    // A report or a rejection still on its way (a beacon, a timer late) reaches its listener.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
+    const witnessed = new Ledger();
+    for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) if (report.kind === 'notes') replay(witnessed, report.calls);
+    const soak: SoakState = {
+      server,
+      initialCounts,
+      devices,
+      ledger,
+      witnessed,
+      unhandledRejections: rejections,
+      operationErrors: [...users.errors, ...chaos.errors],
+      writtenBlind: (w) => backOffice.writtenBlind(w),
+    };
+    const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, runEnd, pageErrors, collisions: backOffice.collisions };
+    const check = checkBrowserSoak(state);
+    const trace =
+      check.violations.length === 0
+        ? undefined
+        : await writeTrace(`${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`, {
+            violations: check.violations,
+            ledger,
+            backOffice,
+            watch,
+            chaos: chaos.events,
+            users: users.log,
+            leaders: check.leaders.spans,
+            server,
+            tabs: devices.map((d) => ({ label: d.label, records: d.records })),
+          });
+    const registers = backOffice.registers.counts;
+    return {
+      options,
+      browserVersion: browser.version,
+      elapsedMs: performance.now() - started,
+      users: users.counts,
+      chaos: chaos.counts,
+      faults: { ...sim.requests.faultCounts(), phases: chaos.counts.faultPhases },
+      requests: sim.requests.count(),
+      registers: { sales: registers.sales, deliveries: registers.deliveries, edits: registers.edits, removes: registers.removes },
+      tabs: { opened: tabs.all.length, open: tabs.open.length },
+      conflicts: {
+        noted: ledger.conflicts.length,
+        resolvedLocal: ledger.conflicts.filter((c) => c.resolved?.choice === 'local').length,
+        resolvedServer: ledger.conflicts.filter((c) => c.resolved?.choice === 'server').length,
+      },
+      collisions: {
+        minted: backOffice.collisions.filter((c) => c.state === 'written').length,
+        tooLate: backOffice.collisions.filter((c) => c.state === 'too-late').length,
+        moved: check.collisionsMoved,
+      },
+      settle: settled,
+      check,
+      ...(trace ? { trace } : {}),
+      ...(hooks.keepState ? { state } : {}),
+    };
+  } finally {
+    await parts.browser?.close().catch(() => undefined);
+    for (const tab of parts.tabs?.all ?? []) await tab.proxy.close().catch(() => undefined);
+    await parts.app?.stop().catch(() => undefined);
+    await parts.reports?.close().catch(() => undefined);
+    await parts.sim?.close().catch(() => undefined);
+    await parts.site?.remove().catch(() => undefined);
+    process.off('unhandledRejection', onRejection);
+  }
+}

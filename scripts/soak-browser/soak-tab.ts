@@ -1,0 +1,139 @@
+/**
+ * One tab of the browser soak: a page of the soak app in a slot (its own proxy, so its own
+ * network), and what the harness does to it: open, reload, close, freeze, cut its network. A
+ * reload keeps the slot and starts a new session (a page load); the harness notes when it began
+ * to end each session, for the leader check.
+ */
+import type { EngineTab } from '../engines/index.js';
+import type { PageReport } from './page/soak-page.js';
+import type { TabProxy } from './tab-proxy.js';
+
+/** What every tab shares: where the app is, and where each session's end is noted. */
+export interface TabContext {
+  /** The app's address with everything but the slot and the API (see `soak-page.ts`). */
+  pageUrl(slot: number, api: string): string;
+  /** Sessions the harness ended (reloaded, closed), with when it began to. */
+  ended: Map<string, number>;
+  /** Takes reports read from a page (those whose beacons the engine's offline mode lost). */
+  collect(reports: readonly PageReport[]): void;
+}
+
+/** One slot's tab. */
+export class SoakTab {
+  /** The page load now (undefined until it has booted, and after a close). */
+  session: string | undefined;
+  alive = true;
+  /** Frozen (Chromium), or its page processes stopped with the browser's (a closed lid). */
+  frozen = false;
+  /** Its network cut with `setOffline` (the engine's own emulation), rather than at its proxy. */
+  offline = false;
+  /** Bumped by every reload and close: an action under way across one was cut short, not refused. */
+  generation = 0;
+  /** Calls into the page under way (a user's action in its transaction, say). */
+  busy = 0;
+
+  constructor(
+    readonly slot: number,
+    readonly tab: EngineTab,
+    readonly proxy: TabProxy,
+    private readonly context: TabContext,
+  ) {}
+
+  /** Loads the app and waits until its mirror has started. */
+  async open(): Promise<void> {
+    await this.tab.goto(this.context.pageUrl(this.slot, this.proxy.baseUrl));
+    await this.booted();
+  }
+
+  /** Runs a function of the page's `soak` module with `arg` (see `soak-page.ts`). */
+  async call<R>(name: string, arg?: unknown): Promise<R> {
+    this.busy++;
+    try {
+      return await this.tab.evaluate(
+        ([fn, a]) => ((globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown>>).soak![fn]!(a) as R),
+        [name, arg ?? null] as [string, unknown],
+      );
+    } finally {
+      this.busy--;
+    }
+  }
+
+  /** Reloads the page (thawing it first is not needed: the new page is not frozen). */
+  async reload(): Promise<void> {
+    if (this.offline) await this.online();
+    this.endSession();
+    await this.tab.reload();
+    if (this.frozen) await this.thaw().catch(() => undefined);
+    await this.booted();
+  }
+
+  /** Closes the tab as a person would; its proxy goes too. */
+  async close(): Promise<void> {
+    if (this.offline) await this.online();
+    this.endSession();
+    this.alive = false;
+    await this.tab.close();
+    this.frozen = false;
+    await this.proxy.close();
+  }
+
+  /** Freezes the tab (where the engine can). */
+  async freeze(): Promise<void> {
+    this.frozen = true;
+    await this.tab.freeze!(true);
+  }
+
+  /** Thaws a frozen tab. */
+  async thaw(): Promise<void> {
+    await this.tab.freeze!(false);
+    this.frozen = false;
+  }
+
+  /** Takes the tab's network away with the engine's own emulation (where it has one). */
+  async offlineNow(): Promise<void> {
+    this.offline = true;
+    await this.tab.setOffline!(true);
+  }
+
+  /** Gives the network back after {@link offlineNow}, and reads what the page reported meanwhile (its beacons were lost). */
+  async online(): Promise<void> {
+    if (!this.offline) return;
+    await this.tab.setOffline!(false);
+    this.offline = false;
+    if (!this.frozen) await this.collectReports();
+  }
+
+  /** Reads every report the page made into the run's (a frozen page cannot answer: it is read once thawed). */
+  async collectReports(): Promise<void> {
+    if (this.session === undefined) return;
+    this.context.collect(await this.call<PageReport[]>('reports'));
+  }
+
+  /**
+   * After an action failed as if the page had navigated while the harness did not reload it: asks
+   * the page which load it is. A new one means the engine reloaded the page by itself (WebKit does
+   * after its web process stopped answering): the old session ended then, and true is returned.
+   */
+  async reloadedByItself(): Promise<boolean> {
+    let now: string | undefined;
+    // The page may still be loading again: ask until it answers (a while).
+    for (const until = Date.now() + 10_000; now === undefined && Date.now() < until; ) {
+      now = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready).catch(() => undefined);
+      if (now === undefined) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (now === undefined || now === this.session) return false;
+    this.generation++;
+    this.session = now;
+    return true;
+  }
+
+  private endSession(): void {
+    this.generation++;
+    if (this.session !== undefined) this.context.ended.set(this.session, Date.now());
+    this.session = undefined;
+  }
+
+  private async booted(): Promise<void> {
+    this.session = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready);
+  }
+}
