@@ -65,7 +65,7 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze). */
+/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze, the profiler). */
 function chromiumTab(page: Page): EngineTab {
   const cdp = page.context().newCDPSession(page);
   return {
@@ -97,6 +97,10 @@ function chromiumTab(page: Page): EngineTab {
     },
     async freeze(frozen) {
       await (await cdp).send('Page.setWebLifecycleState', { state: frozen ? 'frozen' : 'active' });
+    },
+    async cdp(method, params) {
+      // Playwright types each command it knows; a caller of this escape hatch reads the result itself.
+      return (await cdp).send(method as never, params as never);
     },
     async close() {
       await page.close({ runBeforeUnload: false });
