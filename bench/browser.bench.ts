@@ -13,8 +13,12 @@
  * - `searchProducts` over 100,000 products (the same catalogue and queries in each engine, and
  *   whether the engines rank alike).
  *
- * `PROFILE=dir` also writes a CPU profile of the small tenant's first sync per engine where the
- * engine offers one, and prints its top self-time items and areas (`browser/profile.ts`).
+ * WebKit under WebDriver keeps IndexedDB in memory (MiniBrowser's automation session is
+ * ephemeral): there the small tenant's first sync and the live query are also measured in a
+ * MiniBrowser outside WebDriver, IndexedDB on disk, driven through its inspector.
+ *
+ * `PROFILE=dir` also writes a CPU profile of the small tenant's first sync per engine and prints
+ * its top self-time items, its areas and its longest busy stretch (`browser/profile.ts`).
  *
  *   npm run bench -- browser      ENGINES=chromium,firefox,webkit TENANTS=small,medium ROUNDS=3
  *                                 ROUND_LIMIT_S=600 SEARCH_PRODUCTS=100000 LIVE_WRITES=40 PROFILE=dir
@@ -34,6 +38,7 @@ import type { LiveQueryResult } from './browser/in-page/live-query.js';
 import type { SearchResult } from './browser/in-page/search.js';
 import { browserBenchOptions, type TenantName } from './browser/options.js';
 import { profileFirstSync } from './browser/profile.js';
+import { inspectedTab, inspectWebKitPage } from './browser/webkit-inspector.js';
 import { catalogue, searchQueries } from './search-catalogue.js';
 
 const options = browserBenchOptions();
@@ -109,6 +114,7 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
       }
       await tab.close();
     }
+    if (engine === 'webkit') await syncOnDisk(figures);
     if (searchSetup) {
       const tab = await searchSetup.server.open(browser);
       const result = await runJob<SearchResult>(tab, 'searchProducts', { catalogueUrl: searchSetup.url, queries: searchSetup.queries, dbName: 'search' });
@@ -126,6 +132,34 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
     figures.notes.push(...profiled.notes);
   }
   return figures;
+}
+
+/**
+ * WebKit under WebDriver keeps IndexedDB in memory (MiniBrowser's automation session is ephemeral),
+ * unlike a person's browser: the small tenant's first sync and the live query are measured again in
+ * a MiniBrowser of its own, driven through its inspector, whose IndexedDB is on disk.
+ */
+async function syncOnDisk(figures: EngineFigures): Promise<void> {
+  const small = tenants.get('small');
+  if (!small) return;
+  const page = await inspectWebKitPage(small.server.url('index.html'));
+  try {
+    const tab = await inspectedTab(page);
+    const run = await firstSync(tab, small.server, small.sim, 'small-on-disk', {
+      rounds: options.rounds,
+      limitMs: options.roundLimitMs,
+      onRound: (round, index) => console.log(`  small on disk round ${index + 1}: baseline ${round.baseline.records} records in ${(round.baseline.ms / 1000).toFixed(2)} s, mirror ${round.mirror.records} in ${(round.mirror.ms / 1000).toFixed(2)} s`),
+    });
+    const where = 'IndexedDB on disk, MiniBrowser outside WebDriver';
+    figures.sync.push({ ...syncFigures(run, where), tenant: 'small' });
+    if (run.keptDb) {
+      const live = await runJob<LiveQueryResult>(tab, 'liveQueryNotification', { base: small.server.apiBaseUrl, token: small.sim.token, dbName: run.keptDb, writes: options.liveWrites });
+      figures.live.push(liveFigures('small', live, where));
+    }
+    figures.notes.push('WebKit under WebDriver keeps IndexedDB in memory (an ephemeral session): the tenants above are measured there; "on disk" is a MiniBrowser outside WebDriver, as a person runs it');
+  } finally {
+    await page.close();
+  }
 }
 
 /** What the heartbeats say about the engine: a hidden page, no frames, no Long Tasks API. */

@@ -94,7 +94,7 @@ const POLL_MS = 200;
  * Runs a measurement of `in-page/` in the tab and resolves with its result: started as a job and
  * polled, so that no automation client waits on one long script.
  */
-export async function runJob<T>(tab: EngineTab, name: JobName, arg: unknown): Promise<T> {
+export async function runJob<T>(tab: Pick<EngineTab, 'engine' | 'evaluate'>, name: JobName, arg: unknown): Promise<T> {
   type Bench = { bench: { startJob(name: JobName, arg: unknown): number; pollJob(id: number): JobState } };
   const id = await tab.evaluate(
     ({ name, arg }) => (globalThis as unknown as Bench).bench.startJob(name, arg),

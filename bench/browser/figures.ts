@@ -16,6 +16,8 @@ import { printProfile, type ProfileSummary } from './profile-summary.js';
 /** The first sync of one tenant. Rates in records/s; each list holds one value per round. */
 export interface SyncFigures {
   tenant: string;
+  /** Where it ran, when not in the engine as the engine layer drives it. */
+  where?: string;
   records: number;
   rounds: number;
   /** A round was stopped at the time limit: the rates are of what it did until then. */
@@ -36,6 +38,8 @@ export interface SyncFigures {
 /** A live query's notification after one write, on a mirror of `tenant`. */
 export interface LiveFigures {
   tenant: string;
+  /** Where it ran, when not in the engine as the engine layer drives it. */
+  where?: string;
   tableRows: number;
   fromCommitMs: number[];
   fromSaveMs: number[];
@@ -68,13 +72,14 @@ export interface EngineFigures {
   notes: string[];
 }
 
-/** Reduces a tenant's rounds to its figures. */
-export function syncFigures(run: FirstSyncRun): SyncFigures {
+/** Reduces a tenant's rounds to its figures; `where` says where they ran when not as the engine layer drives the engine. */
+export function syncFigures(run: FirstSyncRun, where?: string): SyncFigures {
   const rate = (records: number, ms: number) => records / (ms / 1000);
   const mirrorRates = run.rounds.map((r) => rate(r.mirror.records, r.mirror.ms));
   const baselineRates = run.rounds.map((r) => rate(r.baseline.records, r.baseline.ms));
   return {
     tenant: run.tenant,
+    ...(where ? { where } : {}),
     records: run.records,
     rounds: run.rounds.length,
     bounded: run.rounds.some((r) => r.mirror.bounded || r.baseline.bounded),
@@ -89,8 +94,8 @@ export function syncFigures(run: FirstSyncRun): SyncFigures {
 }
 
 /** Reduces the live query's timings. */
-export function liveFigures(tenant: string, result: LiveQueryResult): LiveFigures {
-  return { tenant, tableRows: result.tableRows, fromCommitMs: result.fromCommitMs, fromSaveMs: result.fromSaveMs };
+export function liveFigures(tenant: string, result: LiveQueryResult, where?: string): LiveFigures {
+  return { tenant, ...(where ? { where } : {}), tableRows: result.tableRows, fromCommitMs: result.fromCommitMs, fromSaveMs: result.fromSaveMs };
 }
 
 /**
@@ -123,14 +128,15 @@ export function heartbeatMedian(reports: readonly HeartbeatReport[], measure: He
 export function headline(figures: EngineFigures): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const s of figures.sync) {
-    out[`${s.tenant}: mirror records/s`] = median(s.mirrorRates);
-    out[`${s.tenant}: baseline records/s`] = median(s.baselineRates);
-    out[`${s.tenant}: ratio mirror / baseline`] = median(s.mirrorRates) / median(s.baselineRates);
-    out[`${s.tenant}: longest task, timer heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'timerMaxGapMs');
-    out[`${s.tenant}: longest task, frame heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'frameMaxGapMs');
-    out[`${s.tenant}: longest task, Long Tasks API (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'longTaskMaxMs');
+    const tenant = s.where ? `${s.tenant} (${s.where})` : s.tenant;
+    out[`${tenant}: mirror records/s`] = median(s.mirrorRates);
+    out[`${tenant}: baseline records/s`] = median(s.baselineRates);
+    out[`${tenant}: ratio mirror / baseline`] = median(s.mirrorRates) / median(s.baselineRates);
+    out[`${tenant}: longest task, timer heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'timerMaxGapMs');
+    out[`${tenant}: longest task, frame heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'frameMaxGapMs');
+    out[`${tenant}: longest task, Long Tasks API (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'longTaskMaxMs');
   }
-  for (const l of figures.live) out[`${l.tenant}: live query, commit to subscriber (ms)`] = median(l.fromCommitMs);
+  for (const l of figures.live) out[`${l.where ? `${l.tenant} (${l.where})` : l.tenant}: live query, commit to subscriber (ms)`] = median(l.fromCommitMs);
   if (figures.search) out['searchProducts median (ms)'] = median(Object.values(figures.search.times).flat());
   return out;
 }
@@ -149,7 +155,7 @@ export function printEngine(f: EngineFigures): void {
   console.log(`\n${f.version}${resolution}`);
   for (const s of f.sync) {
     const bounded = s.bounded ? ', BOUNDED: a round hit the time limit, figures of what it did' : '';
-    console.log(`  first sync, ${s.tenant} tenant (${n0(s.records)} records), ${s.rounds} interleaved round(s)${bounded}:`);
+    console.log(`  first sync, ${s.tenant} tenant (${n0(s.records)} records)${s.where ? `, ${s.where}` : ''}, ${s.rounds} interleaved round(s)${bounded}:`);
     console.log(`    mirror.syncNow()                          ${n0(median(s.mirrorRates)).padStart(7)} records/s${spanOf(s.mirrorRates, n0)}; ${median(s.mirrorSeconds).toFixed(1)} s`);
     console.log(`    baseline: fetch + JSON.parse + bulkPut    ${n0(median(s.baselineRates)).padStart(7)} records/s${spanOf(s.baselineRates, n0)}`);
     console.log(`    fetch + JSON.parse alone                  ${n0(median(s.transportRates)).padStart(7)} records/s`);
@@ -165,7 +171,7 @@ export function printEngine(f: EngineFigures): void {
   for (const l of f.live) {
     const { max } = range(l.fromCommitMs);
     console.log(
-      `  live query (itemsOfOrder) after one mirror.save of an item, ${l.tenant} tenant (${n0(l.tableRows)} order items), ${l.fromCommitMs.length} writes: ` +
+      `  live query (itemsOfOrder) after one mirror.save of an item, ${l.tenant} tenant (${n0(l.tableRows)} order items)${l.where ? `, ${l.where}` : ''}, ${l.fromCommitMs.length} writes: ` +
         `commit to subscriber median ${ms1(median(l.fromCommitMs))} (max ${ms1(max)}); save() call to subscriber median ${ms1(median(l.fromSaveMs))}`,
     );
   }

@@ -40,7 +40,7 @@ export interface FirstSyncOptions {
 }
 
 /** Runs the rounds of one tenant in `tab` (a page of `server`, which proxies `sim`). */
-export async function firstSync(tab: EngineTab, server: BenchServer, sim: Simulator, tenant: string, options: FirstSyncOptions): Promise<FirstSyncRun> {
+export async function firstSync(tab: Pick<EngineTab, 'engine' | 'evaluate'>, server: BenchServer, sim: Simulator, tenant: string, options: FirstSyncOptions): Promise<FirstSyncRun> {
   const records = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
   const run: FirstSyncRun = { tenant, records, rounds: [] };
   const common = { base: server.apiBaseUrl, token: sim.token, limitMs: options.limitMs };

@@ -11,6 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { PROFILE_SCRIPT } from './bench-page.js';
 
+/** What a sample's time is (see {@link ProfileSummary.basis}). */
+export type ProfileBasis = 'wall' | 'cpu' | 'samples';
+
 /** One frame of a sampled stack. */
 export interface Frame {
   /** A function's name, a native function's, or a label (`(garbage collector)`, `IDBObjectStore.put`). */
@@ -37,13 +40,19 @@ export interface ProfileSummary {
   busyMs: number;
   /**
    * What a sample's time is: `wall` (Chromium: the time to the next sample, so a thread waiting for
-   * a core on a busy machine counts as running) or `cpu` (Firefox: the CPU the thread used).
+   * a core on a busy machine counts as running), `cpu` (Firefox: the CPU the thread used) or
+   * `samples` (WebKit: each sample of running script counts one; "ms" below are sample counts).
    */
-  basis: 'wall' | 'cpu';
+  basis: ProfileBasis;
   /** Functions with the most self time, as `name (module)`, with their ms and share of the busy time. */
   top: { item: string; ms: number; share: number }[];
   /** Areas of the work, their ms and share of the busy time. */
   areas: { area: string; ms: number; share: number }[];
+  /**
+   * The longest stretch of samples with no idle one between them (a long task, or tasks back to
+   * back), and the functions with the most self time in it.
+   */
+  longestBusy: { ms: number; top: { item: string; ms: number; share: number }[] };
 }
 
 /** The modules of the unminified bundle, by first line: each starts with a comment naming its file. */
@@ -104,8 +113,38 @@ export function areaOf(sample: Sample): string {
   return `other: ${m}`;
 }
 
+/** The name a sample's self time is listed under: its leaf function and module. */
+function itemOf(sample: Sample): string {
+  const leaf = sample.frames[0];
+  return leaf ? `${leaf.name}${leaf.module ? ` (${leaf.module})` : ''}` : `(${sample.category ?? 'unknown'})`;
+}
+
+/** Entries of `map`, largest first, with their share of `whole`. */
+function ranked(map: Map<string, number>, whole: number): { name: string; ms: number; share: number }[] {
+  return [...map].sort((a, b) => b[1] - a[1]).map(([name, ms]) => ({ name, ms, share: ms / whole }));
+}
+
+/** The longest run of samples none of which is idle, with its top self-time items. */
+function longestBusy(samples: readonly Sample[], top: number): ProfileSummary['longestBusy'] {
+  let best: { from: number; to: number; ms: number } = { from: 0, to: 0, ms: 0 };
+  let from = 0;
+  let ms = 0;
+  samples.forEach((sample, i) => {
+    if (areaOf(sample) === 'idle') {
+      from = i + 1;
+      ms = 0;
+      return;
+    }
+    ms += sample.ms;
+    if (ms > best.ms) best = { from, to: i + 1, ms };
+  });
+  const items = new Map<string, number>();
+  for (const sample of samples.slice(best.from, best.to)) items.set(itemOf(sample), (items.get(itemOf(sample)) ?? 0) + sample.ms);
+  return { ms: best.ms, top: ranked(items, best.ms).slice(0, top).map(({ name, ms, share }) => ({ item: name, ms, share })) };
+}
+
 /** Top items and areas of `samples`; `wallMs` is the time they cover (the sum of their times when not given). */
-export function summarize(engine: string, file: string, samples: readonly Sample[], basis: 'wall' | 'cpu', wallMs?: number, top = 15): ProfileSummary {
+export function summarize(engine: string, file: string, samples: readonly Sample[], basis: ProfileBasis, wallMs?: number, top = 15): ProfileSummary {
   let totalMs = 0;
   let busyMs = 0;
   const items = new Map<string, number>();
@@ -116,24 +155,37 @@ export function summarize(engine: string, file: string, samples: readonly Sample
     if (area === 'idle') continue;
     busyMs += sample.ms;
     areas.set(area, (areas.get(area) ?? 0) + sample.ms);
-    const leaf = sample.frames[0];
-    const item = leaf ? `${leaf.name}${leaf.module ? ` (${leaf.module})` : ''}` : `(${sample.category ?? 'unknown'})`;
-    items.set(item, (items.get(item) ?? 0) + sample.ms);
+    items.set(itemOf(sample), (items.get(itemOf(sample)) ?? 0) + sample.ms);
   }
-  const ranked = <K extends string>(map: Map<string, number>, key: K) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, ms]) => ({ [key]: name, ms, share: ms / busyMs }) as { [P in K]: string } & { ms: number; share: number });
-  return { engine, file, totalMs: wallMs ?? totalMs, busyMs, basis, top: ranked(items, 'item').slice(0, top), areas: ranked(areas, 'area') };
+  return {
+    engine,
+    file,
+    totalMs: wallMs ?? totalMs,
+    busyMs,
+    basis,
+    top: ranked(items, busyMs).slice(0, top).map(({ name, ms, share }) => ({ item: name, ms, share })),
+    areas: ranked(areas, busyMs).map(({ name, ms, share }) => ({ area: name, ms, share })),
+    longestBusy: longestBusy(samples, 5),
+  };
 }
 
 /** Prints a summary. */
 export function printProfile(summary: ProfileSummary): void {
   const pct = (x: number) => `${(x * 100).toFixed(1).padStart(5)}%`;
+  const unit = summary.basis === 'samples' ? 'samples' : 'ms';
+  const busy = {
+    wall: `busy ${(summary.busyMs / 1000).toFixed(2)} s (wall time of the samples not idle)`,
+    cpu: `busy ${(summary.busyMs / 1000).toFixed(2)} s (CPU time of the page's main thread)`,
+    samples: `${summary.busyMs} samples of running script`,
+  }[summary.basis];
   console.log(`  profile of the small tenant's first sync: ${summary.file}`);
-  console.log(`    ${(summary.totalMs / 1000).toFixed(2)} s, of which busy ${(summary.busyMs / 1000).toFixed(2)} s (${summary.basis === 'cpu' ? 'CPU time of the page\'s main thread' : 'wall time of samples not idle'}); shares are of the busy time`);
+  console.log(`    ${(summary.totalMs / 1000).toFixed(2)} s, ${busy}; shares are of the busy time`);
   console.log('    areas:');
-  for (const a of summary.areas) console.log(`      ${pct(a.share)}  ${a.ms.toFixed(0).padStart(6)} ms  ${a.area}`);
+  for (const a of summary.areas) console.log(`      ${pct(a.share)}  ${a.ms.toFixed(0).padStart(6)} ${unit}  ${a.area}`);
   console.log('    top self time:');
-  for (const t of summary.top) console.log(`      ${pct(t.share)}  ${t.ms.toFixed(0).padStart(6)} ms  ${t.item}`);
+  for (const t of summary.top) console.log(`      ${pct(t.share)}  ${t.ms.toFixed(0).padStart(6)} ${unit}  ${t.item}`);
+  if (summary.basis === 'samples') return;
+  const long = summary.longestBusy;
+  console.log(`    longest stretch with no idle sample: ${long.ms.toFixed(0)} ms; in it:`);
+  for (const t of long.top) console.log(`      ${pct(t.share)}  ${t.ms.toFixed(0).padStart(6)} ${unit}  ${t.item}`);
 }
