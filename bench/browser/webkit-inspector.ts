@@ -16,11 +16,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NAME_HELPER, type EngineTab } from '../../scripts/engines/engine.js';
-import { MINIBROWSER_PATH } from '../../scripts/engines/webkit.js';
+import { freePort, MINIBROWSER_PATH } from '../../scripts/engines/webkit.js';
 import { display } from '../../scripts/engines/xvfb.js';
 
 /** A page of a MiniBrowser driven through its inspector. */
@@ -148,16 +147,4 @@ async function pageSession(socket: WebSocket, close: () => Promise<void>): Promi
     },
     close,
   };
-}
-
-/** A free TCP port on the loopback interface. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
