@@ -136,7 +136,11 @@ export function headline(figures: EngineFigures): Record<string, number | null> 
     out[`${tenant}: longest task, frame heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'frameMaxGapMs');
     out[`${tenant}: longest task, Long Tasks API (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'longTaskMaxMs');
   }
-  for (const l of figures.live) out[`${l.where ? `${l.tenant} (${l.where})` : l.tenant}: live query, commit to subscriber (ms)`] = median(l.fromCommitMs);
+  for (const l of figures.live) {
+    const tenant = l.where ? `${l.tenant} (${l.where})` : l.tenant;
+    out[`${tenant}: live query, commit to subscriber (ms)`] = median(l.fromCommitMs);
+    out[`${tenant}: live query, save() call to subscriber (ms)`] = median(l.fromSaveMs);
+  }
   if (figures.search) out['searchProducts median (ms)'] = median(Object.values(figures.search.times).flat());
   return out;
 }
