@@ -43,6 +43,11 @@ import { catalogue, searchQueries } from './search-catalogue.js';
 
 const options = browserBenchOptions();
 const startedAt = new Date();
+const resultsFile = join(options.resultsDir, `browser-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+// An automation client that lets a rejection go unhandled (a WebDriver session lost under load)
+// must not end the run with its browsers left running: it is logged, and a failure it causes is
+// handled as any other (the engine is tried once more, then reported).
+process.on('unhandledRejection', (reason) => console.error(`unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`));
 const loadAtStart = loadavg();
 console.log(
   `${startedAt.toISOString()}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}; ` +
@@ -65,9 +70,12 @@ try {
     searchSetup = { queries: searchQueries(products), url: server.url('catalogue.json'), server };
   }
   for (const engine of options.engines) {
-    const figures = await measureEngine(engine);
+    const figures = await measureEngineOnceMore(engine);
+    if (!figures) continue;
     printEngine(figures);
     results.push(figures);
+    // Written after each engine: a later engine that fails takes nothing with it.
+    await writeResults(loadavg());
   }
   const rankings = compareRankings(results);
   if (rankings) console.log(`\n${rankings}`);
@@ -79,11 +87,30 @@ try {
   const loadAtEnd = loadavg();
   console.log(`\nload average at the end: ${loadAtEnd.map((l) => l.toFixed(2)).join(' ')} (2-core machine shared with other work)`);
   await writeResults(loadAtEnd);
+  console.log(`figures written to ${resultsFile}`);
 } finally {
   await searchSetup?.server.stop();
   for (const { sim, server } of tenants.values()) {
     await server.stop();
     await sim.close();
+  }
+}
+
+/**
+ * An engine's figures; a run that fails (a browser that dies at start on a loaded machine, a session
+ * lost) is tried once more from a fresh browser, then reported, and the other engines go on.
+ */
+async function measureEngineOnceMore(engine: EngineName): Promise<EngineFigures | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measureEngine(engine);
+    } catch (error) {
+      console.error(`\n${engine} failed (attempt ${attempt}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (attempt === 2) {
+        process.exitCode = 1;
+        return undefined;
+      }
+    }
   }
 }
 
@@ -174,12 +201,10 @@ function heartbeatNotes(figures: EngineFigures): string[] {
   return notes;
 }
 
-/** Writes the run's figures (without each query's result ids) as JSON. */
+/** Writes the run's figures so far (without each query's result ids) as JSON. */
 async function writeResults(loadAtEnd: number[]): Promise<void> {
   await mkdir(options.resultsDir, { recursive: true });
-  const file = join(options.resultsDir, `browser-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   const engines = results.map((f) => (f.search ? { ...f, search: { ...f.search, results: {} } } : f));
   const run = { startedAt: startedAt.toISOString(), cores: cpus().length, load: { start: loadAtStart, end: loadAtEnd }, options, engines };
-  await writeFile(file, JSON.stringify(run, null, 1));
-  console.log(`figures written to ${file}`);
+  await writeFile(resultsFile, JSON.stringify(run, null, 1));
 }
