@@ -1,14 +1,15 @@
 /**
- * parseJson and stringifyJson in headless Chromium, against the browser's native JSON.parse and
- * JSON.stringify on the same ~6 MB document of order-like records with big-integer ids,
- * interleaved (native, ours, native, ours...) over several rounds. Prints median MB/s and ratios.
- * Also parseJsonBytes on the document's UTF-8 bytes against TextDecoder + JSON.parse: what the
- * client does with a response body.
+ * parseJson and stringifyJson in each browser engine (Chromium, Firefox, WebKit, through
+ * `scripts/engines/`), against the engine's native JSON.parse and JSON.stringify on the same ~6 MB
+ * document of order-like records with big-integer ids, interleaved (native, ours, native, ours...)
+ * over several rounds. Prints median MB/s and ratios. Also parseJsonBytes on the document's UTF-8
+ * bytes against TextDecoder + JSON.parse: what the client does with a response body.
  *
- * `npm run bench -- browser-json`
+ * `npm run bench -- browser-json`; ENGINES=chromium,firefox,webkit (default all three).
  */
-import { bundleForBrowser, repoPath } from '../scripts/bundle-for-browser.js';
-import { launchBrowser } from '../test/e2e/browser.js';
+import { launchEngine, selectedEngines } from '../scripts/engines/index.js';
+import { buildBenchPage, runJob } from './browser/bench-page.js';
+import type { JsonResult } from './browser/in-page/json.js';
 import { median } from './stats.js';
 
 const ROUNDS = 9;
@@ -37,53 +38,27 @@ function makeDocument(): string {
   return `[${parts.join(',')}]`;
 }
 
-const text = makeDocument();
-const bundle = await bundleForBrowser(`export { parseJson, parseJsonBytes, stringifyJson } from ${JSON.stringify(repoPath('src/json/index.ts'))};`, 'posJson');
-const browser = await launchBrowser();
+const page = await buildBenchPage();
+await page.addFile('orders.json', makeDocument());
+const server = await page.serve();
 try {
-  const page = await browser.context.newPage();
-  await page.goto('about:blank');
-  await page.addScriptTag({ content: bundle });
-  const times = await page.evaluate(
-    ({ text, rounds }) => {
-      const lib = (globalThis as unknown as { posJson: { parseJson(t: string): unknown; parseJsonBytes(b: Uint8Array): unknown; stringifyJson(v: unknown): string } }).posJson;
-      const out = { nativeParse: [] as number[], parse: [] as number[], nativeBytes: [] as number[], bytes: [] as number[], nativeStringify: [] as number[], stringify: [] as number[], outBytes: 0 };
-      const body = new TextEncoder().encode(text);
-      const decoder = new TextDecoder();
-      let parsed: unknown;
-      let native: unknown;
-      for (let r = 0; r < rounds; r++) {
-        let t = performance.now();
-        native = JSON.parse(text);
-        out.nativeParse.push(performance.now() - t);
-        t = performance.now();
-        parsed = lib.parseJson(text);
-        out.parse.push(performance.now() - t);
-        t = performance.now();
-        JSON.parse(decoder.decode(body));
-        out.nativeBytes.push(performance.now() - t);
-        t = performance.now();
-        lib.parseJsonBytes(body);
-        out.bytes.push(performance.now() - t);
-        t = performance.now();
-        JSON.stringify(native);
-        out.nativeStringify.push(performance.now() - t);
-        t = performance.now();
-        out.outBytes = lib.stringifyJson(parsed).length;
-        out.stringify.push(performance.now() - t);
-      }
-      return out;
-    },
-    { text, rounds: ROUNDS },
-  );
-  const mb = text.length / 1e6;
-  const rate = (ms: number[]) => mb / (median(ms) / 1000);
-  const line = (label: string, ours: number[], native: number[]) =>
-    `${label.padEnd(24)} ours ${rate(ours).toFixed(0).padStart(5)} MB/s   native ${rate(native).toFixed(0).padStart(5)} MB/s   ratio ${(median(native) / median(ours)).toFixed(2)}x`;
-  console.log(`Chromium ${browser.context.browser()?.version() ?? ''}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds`);
-  console.log(line('parseJson vs JSON.parse', times.parse, times.nativeParse));
-  console.log(line('parseJsonBytes vs decode+', times.bytes, times.nativeBytes));
-  console.log(line('stringifyJson vs native', times.stringify, times.nativeStringify));
+  for (const engine of selectedEngines()) {
+    const browser = await launchEngine(engine);
+    try {
+      const tab = await server.open(browser);
+      const times = await runJob<JsonResult>(tab, 'jsonRounds', { documentUrl: server.url('orders.json'), rounds: ROUNDS });
+      const mb = times.chars / 1e6;
+      const rate = (ms: number[]) => mb / (median(ms) / 1000);
+      const line = (label: string, ours: number[], native: number[]) =>
+        `  ${label.padEnd(26)} ours ${rate(ours).toFixed(0).padStart(5)} MB/s   native ${rate(native).toFixed(0).padStart(5)} MB/s   ratio ${(median(native) / median(ours)).toFixed(2)}x`;
+      console.log(`${browser.version}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds`);
+      console.log(line('parseJson vs JSON.parse', times.parse, times.nativeParse));
+      console.log(line('parseJsonBytes vs decode+', times.bytes, times.nativeBytes));
+      console.log(line('stringifyJson vs native', times.stringify, times.nativeStringify));
+    } finally {
+      await browser.close();
+    }
+  }
 } finally {
-  await browser.close();
+  await server.stop();
 }

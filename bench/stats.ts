@@ -17,3 +17,9 @@ export function median(xs: readonly number[]): number {
  * benchmark), otherwise nothing.
  */
 export const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/** The smallest and largest of `xs` (NaN for both when `xs` is empty). */
+export function range(xs: readonly number[]): { min: number; max: number } {
+  if (xs.length === 0) return { min: Number.NaN, max: Number.NaN };
+  return { min: Math.min(...xs), max: Math.max(...xs) };
+}

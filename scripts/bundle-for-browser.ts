@@ -1,7 +1,8 @@
 /**
  * Bundles a few lines of module code (which may import the library's sources by absolute path
  * and its dependencies by name) into one script that sets `globalThis[name]` to the module's
- * exports, for a page to run: the browser benchmarks inject it with Playwright's addScriptTag.
+ * exports, for a page to run: the browser benchmarks serve it beside their page, tests add it with
+ * an engine tab's `addScript`.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -10,8 +11,19 @@ import { build, type Rolldown } from 'vite';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
 
+/** Options of {@link bundleForBrowser}. */
+export interface BundleOptions {
+  /**
+   * Minify, as an app ships its code. Unminified, functions keep their names and each module
+   * starts with a comment naming its file (`// src/json/parse-json.ts`), which a CPU profile of
+   * the page can be read against.
+   * @default true
+   */
+  minify?: boolean;
+}
+
 /** Bundles `code` as an IIFE assigning its exports to `globalThis[name]`. */
-export async function bundleForBrowser(code: string, name: string): Promise<string> {
+export async function bundleForBrowser(code: string, name: string, options: BundleOptions = {}): Promise<string> {
   const dir = join(repo, 'test-output', 'browser-bundles');
   await mkdir(dir, { recursive: true });
   const entry = join(dir, `${name}-${process.pid}.ts`);
@@ -22,7 +34,7 @@ export async function bundleForBrowser(code: string, name: string): Promise<stri
     logLevel: 'silent',
     build: {
       write: false,
-      minify: true,
+      minify: options.minify ?? true,
       target: 'es2022',
       lib: { entry, formats: ['iife'], name, fileName: () => 'bundle.js' },
     },

@@ -65,7 +65,7 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze, a storage limit). */
+/** A tab: the page, plus a CDP session for what only CDP does per tab (offline, freeze, a storage limit, the profiler). */
 function chromiumTab(page: Page, storageLimit: number | undefined): EngineTab {
   const cdp = page.context().newCDPSession(page);
   return {
@@ -111,6 +111,10 @@ function chromiumTab(page: Page, storageLimit: number | undefined): EngineTab {
         await session.send('Debugger.resume').catch(() => undefined);
         await session.send('Debugger.disable');
       }
+    },
+    async cdp(method, params) {
+      // Playwright types each command it knows; a caller of this escape hatch reads the result itself.
+      return (await cdp).send(method as never, params as never);
     },
     async close() {
       await page.close({ runBeforeUnload: false });

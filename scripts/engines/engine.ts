@@ -96,6 +96,12 @@ export interface EngineTab {
    * timer, network answer or storage callback runs until it thaws; what it holds stays held).
    */
   freeze?(frozen: boolean): Promise<void>;
+  /**
+   * Sends one Chrome DevTools Protocol command to this tab's page and resolves with its result
+   * (Chromium only): for what no engine-neutral call offers, such as the CPU profiler the browser
+   * benchmark reads (`Profiler.start`, `Profiler.stop`).
+   */
+  cdp?(method: string, params?: Record<string, unknown>): Promise<unknown>;
   /** Closes the tab as a person would (the page gets no chance to finish what it was doing). */
   close(): Promise<void>;
 }

@@ -218,8 +218,8 @@ async function listening(port: number, driver: ChildProcess): Promise<void> {
   throw new Error(`WebKitWebDriver did not listen on port ${port} within 5 s`);
 }
 
-/** A free TCP port on the loopback interface for WebKitWebDriver to listen on. */
-function freePort(): Promise<number> {
+/** A free TCP port on the loopback interface (for WebKitWebDriver, or MiniBrowser's inspector server). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

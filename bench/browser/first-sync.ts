@@ -1,0 +1,73 @@
+/**
+ * The first sync of a simulated tenant in one engine: rounds of the mirror's sync and of the
+ * baseline (bare fetch + `JSON.parse` + `bulkPut` of the same pages, `in-page/baseline-sync.ts`),
+ * interleaved and alternating which goes first (baseline, mirror; mirror, baseline; ...), each on a
+ * fresh database, with the page's heartbeat running in both. A round that outlasts the limit is
+ * stopped and reported with what it did, and no further round of that tenant runs in that engine.
+ *
+ * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
+ */
+import type { EngineTab } from '../../scripts/engines/index.js';
+import { COLLECTIONS } from '../../src/schema/collections.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { runJob, type BenchServer } from './bench-page.js';
+import type { BaselineSyncResult } from './in-page/baseline-sync.js';
+import type { MirrorSyncResult } from './in-page/mirror-sync.js';
+
+/** One round: the baseline's run and the mirror's, on the same pages. */
+export interface SyncRound {
+  baseline: BaselineSyncResult;
+  mirror: MirrorSyncResult;
+}
+
+/** What a tenant's rounds gave. */
+export interface FirstSyncRun {
+  tenant: string;
+  /** Records on the server. */
+  records: number;
+  rounds: SyncRound[];
+  /** The database the last mirror round kept (closed, for the live query), when it finished. */
+  keptDb?: string;
+}
+
+/** How the rounds run. */
+export interface FirstSyncOptions {
+  rounds: number;
+  /** A round's time limit (ms), baseline and mirror each. */
+  limitMs: number;
+  /** Called after each round (to print it). */
+  onRound(round: SyncRound, index: number): void;
+}
+
+/** Runs the rounds of one tenant in `tab` (a page of `server`, which proxies `sim`). */
+export async function firstSync(tab: Pick<EngineTab, 'engine' | 'evaluate'>, server: BenchServer, sim: Simulator, tenant: string, options: FirstSyncOptions): Promise<FirstSyncRun> {
+  const records = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
+  const run: FirstSyncRun = { tenant, records, rounds: [] };
+  const common = { base: server.apiBaseUrl, token: sim.token, limitMs: options.limitMs };
+  for (let r = 0; r < options.rounds; r++) {
+    const last = r === options.rounds - 1;
+    const baseline = async () => {
+      sim.setOptions({ idsAsStrings: true });
+      return runJob<BaselineSyncResult>(tab, 'baselineSync', { ...common, collections: [...COLLECTIONS], dbName: `baseline-${tenant}-${r}` });
+    };
+    const mirror = async () => {
+      sim.setOptions({ idsAsStrings: false });
+      return runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName: `mirror-${tenant}-${r}`, keep: last });
+    };
+    let round: SyncRound;
+    if (r % 2 === 0) {
+      const b = await baseline();
+      round = { baseline: b, mirror: await mirror() };
+    } else {
+      const m = await mirror();
+      round = { mirror: m, baseline: await baseline() };
+    }
+    run.rounds.push(round);
+    options.onRound(round, r);
+    // A kept database is left to the caller (the live query deletes it).
+    if (last && !round.mirror.bounded) run.keptDb = `mirror-${tenant}-${r}`;
+    if (round.mirror.bounded || round.baseline.bounded) break;
+  }
+  sim.setOptions({ idsAsStrings: false });
+  return run;
+}

@@ -1,0 +1,73 @@
+/**
+ * Page code: the speed limit a first sync is measured against. The same pages the mirror reads
+ * (every collection, 400 records a page, forward by id from version 0), fetched with bare `fetch`,
+ * parsed with `JSON.parse` and written with Dexie `bulkPut` into tables keyed by `id` alone: no
+ * validation, no indexes, no checkpoints, no live queries or status.
+ *
+ * The simulator serves this baseline ids as JSON strings (`JSON.parse` would round ids above 2^53
+ * and lose its place in the traversal); the mirror reads the default wire, ids as bare integers.
+ */
+import { Dexie } from 'dexie';
+import { startHeartbeat, type HeartbeatReport } from './heartbeat.js';
+
+/** What the baseline is given. */
+export interface BaselineSyncArgs {
+  /** The API's base URL, as the page reaches it. */
+  base: string;
+  token: string;
+  collections: string[];
+  dbName: string;
+  /** Stop after this long (ms) and report what was done. */
+  limitMs: number;
+}
+
+/** One baseline run. */
+export interface BaselineSyncResult {
+  ms: number;
+  records: number;
+  /** Time spent in fetch + `JSON.parse` alone (ms). */
+  transportMs: number;
+  heartbeat: HeartbeatReport;
+  /** The run hit `limitMs` before it read every page. */
+  bounded: boolean;
+}
+
+const PAGE = 400;
+
+/** Fetches, parses and stores every page of every collection into a fresh database (its creation timed too). */
+export async function baselineSync(args: BaselineSyncArgs): Promise<BaselineSyncResult> {
+  const heartbeat = startHeartbeat();
+  let report: HeartbeatReport | undefined;
+  const started = performance.now();
+  const db = new Dexie(args.dbName);
+  db.version(1).stores(Object.fromEntries(args.collections.map((c) => [c, 'id'])));
+  let records = 0;
+  let transportMs = 0;
+  let bounded = false;
+  try {
+    await db.open();
+    for (const collection of args.collections) {
+      let idStart = '0';
+      while (!bounded) {
+        const url = `${args.base}/${collection}?limit=${PAGE}&direction=forward&version_start=0&id_start=${idStart}`;
+        const fetched = performance.now();
+        const response = await fetch(url, { headers: { Authorization: `A|${args.token}`, Accept: 'application/json' } });
+        if (!response.ok) throw new Error(`baseline: GET ${collection} answered ${response.status}`);
+        const page = JSON.parse(await response.text()) as { id: string }[];
+        transportMs += performance.now() - fetched;
+        await db.table(collection).bulkPut(page);
+        records += page.length;
+        if (page.length < PAGE) break;
+        idStart = page[page.length - 1]!.id;
+        bounded = performance.now() - started > args.limitMs;
+      }
+    }
+    const ms = performance.now() - started;
+    report = heartbeat.stop();
+    return { ms, records, transportMs, heartbeat: report, bounded };
+  } finally {
+    if (!report) heartbeat.stop();
+    db.close();
+    await Dexie.delete(args.dbName);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What the browser benchmark measures, from the environment. Not a benchmark itself: `bench/run.ts`
+ * runs only files named `*.bench.ts`.
+ */
+import { selectedEngines, type EngineName } from '../../scripts/engines/index.js';
+
+/** The simulator's tenant presets the first sync is measured on. */
+export type TenantName = 'tiny' | 'small' | 'medium';
+
+/** The browser benchmark's options. */
+export interface BrowserBenchOptions {
+  /** `ENGINES=chromium,webkit`. @default all three */
+  engines: EngineName[];
+  /** `TENANTS=small`. @default ['small', 'medium'] */
+  tenants: TenantName[];
+  /** `ROUNDS`: interleaved rounds per tenant. @default 3 */
+  rounds: number;
+  /** `ROUND_LIMIT_S`: a round stops after this many seconds. @default 600 */
+  roundLimitMs: number;
+  /** `SEARCH_PRODUCTS`: the catalogue's size; 0 leaves search out. @default 100000 */
+  searchProducts: number;
+  /** `LIVE_WRITES`: writes timed for the live query. @default 40 */
+  liveWrites: number;
+  /** `PROFILE=dir`: write a CPU profile of the small tenant's first sync per engine there. */
+  profileDir: string | undefined;
+  /** `BENCH_RESULTS=dir`: where the run's figures are written as JSON. @default test-output/bench-browser */
+  resultsDir: string;
+}
+
+const TENANTS: readonly TenantName[] = ['tiny', 'small', 'medium'];
+
+/** Reads the options; an unknown tenant or a bad number is an error that names it. */
+export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): BrowserBenchOptions {
+  const tenants = (env.TENANTS ?? 'small,medium').split(',').map((t) => t.trim()).filter(Boolean);
+  const unknown = tenants.filter((t) => !(TENANTS as readonly string[]).includes(t));
+  if (unknown.length > 0 || tenants.length === 0) throw new Error(`TENANTS: expected some of ${TENANTS.join(', ')}, got "${env.TENANTS}"`);
+  return {
+    engines: selectedEngines(env.ENGINES),
+    tenants: tenants as TenantName[],
+    rounds: count(env, 'ROUNDS', 3, 1),
+    roundLimitMs: count(env, 'ROUND_LIMIT_S', 600, 1) * 1000,
+    searchProducts: count(env, 'SEARCH_PRODUCTS', 100_000, 0),
+    liveWrites: count(env, 'LIVE_WRITES', 40, 1),
+    profileDir: env.PROFILE || undefined,
+    resultsDir: env.BENCH_RESULTS || 'test-output/bench-browser',
+  };
+}
+
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name}: expected a whole number >= ${min}, got "${text}"`);
+  return value;
+}
