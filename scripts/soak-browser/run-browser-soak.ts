@@ -19,7 +19,7 @@ import type { AnyRecord, SoakState } from '../soak/checks.js';
 import { Ledger } from '../soak/ledger.js';
 import type { OutboxEntry } from '../../src/db/sync-rows.js';
 import { BackOffice } from './back-office.js';
-import { replay } from './page/recording-ledger.js';
+import { replay, type LedgerCall } from './page/recording-ledger.js';
 import { checkBrowserSoak, type BrowserCheckResult, type BrowserSoakState } from './browser-checks.js';
 import { Chaos, type ChaosCounts } from './chaos.js';
 import type { BrowserSoakOptions } from './options.js';
@@ -130,7 +130,12 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     await new Promise((resolve) => setTimeout(resolve, 500));
     // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
     const witnessed = new Ledger();
-    for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) if (report.kind === 'notes') replay(witnessed, report.calls);
+    for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) {
+      if (report.kind === 'notes') replay(witnessed, report.calls);
+      // An edit told before its commit is witnessed once a POST carried the value it wrote: values
+      // are unique, so only that edit's transaction, which read what it wrote over, made it.
+      if (report.kind === 'intent') replay(witnessed, report.calls.filter((call) => committedWrite(watch, call)));
+    }
     const soak: SoakState = {
       server,
       initialCounts,
@@ -192,4 +197,11 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     await parts.site?.remove().catch(() => undefined);
     process.off('unhandledRejection', onRejection);
   }
+}
+
+/** Whether an edit's intended note (`wrote`) was committed: a POST carried every value it wrote. */
+function committedWrite(watch: ServiceWatch, call: LedgerCall): boolean {
+  if (call[0] !== 'wrote') return false;
+  const [, , collection, id, , values] = call[1];
+  return Object.entries(values).every(([field, value]) => watch.postedValue(collection, String(id), field, value));
 }

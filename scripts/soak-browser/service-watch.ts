@@ -90,6 +90,11 @@ export class ServiceWatch {
     return this.posts.some((p) => p.collection === collection && p.sentAt >= time && p.records.some((r) => r.id === id));
   }
 
+  /** Whether a POST carried the record with `field` holding `value` (compared as text: the wire may send a number either way). */
+  postedValue(collection: CollectionName, id: string, field: string, value: unknown): boolean {
+    return this.posts.some((p) => p.collection === collection && p.records.some((r) => String(r.id) === id && field in r && String(r[field]) === String(value)));
+  }
+
   /** Every version of a record the service sent, in the order received, and every POST that carried it: what a trace of a violation shows. */
   trafficOf(collection: CollectionName, id: string): { versions: Version[]; posts: { slot: number; sentAt: number; endedAt: number | undefined; record: PostedRecord }[] } {
     return {

@@ -16,12 +16,30 @@ import { liveRecords, pickAny, pickTarget } from './targets.js';
 /** The outcome of one user action: done, or nothing to do it on yet (an empty mirror, no conflict). */
 export type EditOutcome = 'done' | 'nothing-to-do';
 
+/**
+ * An edit about to commit: the values it writes and the record it read, in its own transaction,
+ * before writing them (what it writes over).
+ */
+export interface EditIntent {
+  step: number;
+  writer: Writer;
+  collection: CollectionName;
+  id: Id;
+  before: Record<string, unknown>;
+  values: Record<string, unknown>;
+}
+
 /** A device's user: edits through one mirror, noted in the ledger. */
 export class DeviceEdits {
+  /**
+   * @param beforeCommit told of an edit inside its transaction, before it commits: a page can
+   *   report it while a reload between the commit and the ledger's note would lose the note.
+   */
   constructor(
     private readonly mirror: () => Mirror,
     private readonly writer: Writer,
     private readonly ledger: Ledger,
+    private readonly beforeCommit?: (edit: EditIntent) => void,
   ) {}
 
   /**
@@ -34,7 +52,10 @@ export class DeviceEdits {
     const values = { [field]: uniqueValue(kind, this.writer, step) };
     const target = await this.inTransaction([collection], async () => {
       const found = pickTarget(await this.live(collection), hot, pick);
-      if (found) await this.mirror().save(collection, { id: found.id, ...values });
+      if (found) {
+        await this.mirror().save(collection, { id: found.id, ...values });
+        this.beforeCommit?.({ step, writer: this.writer, collection, id: found.id, before: found, values });
+      }
       return found;
     });
     if (!target) return 'nothing-to-do';

@@ -14,7 +14,7 @@
  */
 import { createMirror, type Mirror } from '../../../src/mirror/create-mirror.js';
 import { COLLECTIONS } from '../../../src/schema/collections.js';
-import { DeviceEdits } from '../../soak/device-edits.js';
+import { DeviceEdits, type EditIntent } from '../../soak/device-edits.js';
 import type { CreateKind } from '../../soak/operations.js';
 import type { EditedCollection, RemovedCollection } from '../../soak/soak-fields.js';
 import { RecordingLedger, type LedgerCall } from './recording-ledger.js';
@@ -29,6 +29,8 @@ export type PageReport = { session: string; slot: number; seq: number; at: numbe
   | { kind: 'moved'; moves: { collection: string; from: string; to: string; at: number }[] }
   | { kind: 'gone' }
   | { kind: 'notes'; calls: LedgerCall[] }
+  /** An edit about to commit, as the note it would make: sent before the commit, in case a reload follows it at once. */
+  | { kind: 'intent'; calls: LedgerCall[] }
 );
 
 /** What an operation returns: whether it acted, and the ledger notes it made. */
@@ -108,11 +110,14 @@ function opened(): Mirror {
  * Runs one user action with a fresh recording ledger, and returns its notes. They also go to the
  * harness at once, by beacon: if the tab is reloaded before the harness hears the answer, the
  * action is not acknowledged, but what it wrote over is known (it explains, it is not checked).
+ * An edit also reports what it is about to write inside its transaction, before the commit: a
+ * reload right after the commit would lose the note made after it.
  */
 async function act(run: (edits: DeviceEdits) => Promise<'done' | 'nothing-to-do'>): Promise<PageOutcome> {
   await ready;
   const ledger = new RecordingLedger();
-  const outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger));
+  const intent = (e: EditIntent) => report({ kind: 'intent', calls: [['wrote', [e.step, e.writer, e.collection, e.id, e.before, e.values]]] });
+  const outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger, intent));
   if (ledger.calls.length > 0) report({ kind: 'notes', calls: ledger.calls });
   return { outcome, calls: ledger.calls };
 }
