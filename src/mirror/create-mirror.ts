@@ -29,7 +29,7 @@ import { createSyncControl, type SyncControl } from './sync-control.js';
 import { createSyncEngine } from './sync-engine.js';
 import { TokenGenerations } from './token-generations.js';
 
-export type { Mirror } from './mirror.js';
+export type { Mirror };
 
 /**
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
@@ -73,7 +73,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     client,
     collections,
     options,
-    now: env.now,
+    now: () => env.now(),
     feed,
     confirmLead: (signal) => confirmLead(elector, lifecycle.running, signal),
   });
@@ -89,7 +89,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     lifecycle,
     tokens,
     isLeader: () => elector.isLeader,
-    isOnline: env.isOnline,
+    isOnline: () => env.isOnline(),
     restingPhase: resting,
     setStatus: feed.set,
   });
@@ -123,7 +123,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   const edits = createEdits({
     db,
     collections,
-    now: env.now,
+    now: () => env.now(),
     assertOpen: (what) => control.assertOpen(what),
     afterEdit() {
       control.nudge();
@@ -159,7 +159,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     async ingest(collection, records) {
       control.assertOpen('ingest');
       assertCollection(collection, 'ingest');
-      await ingestRecords(db, collection, records, env.now);
+      await ingestRecords(db, collection, records, () => env.now());
     },
     findStranded: () => stranded.find(),
     takeOverEdits: (dbName) => stranded.takeOver(dbName),

@@ -101,7 +101,9 @@ export const MIRROR_DEFAULTS = {
  * `token` and `userAgent` further, and `createPusher` the `batch` limits with the same rules.
  */
 export function validateMirrorOptions(options: MirrorOptions): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  // Callers from plain JavaScript can pass anything.
+  const value: unknown = options;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ValidationError('createMirror: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
   }
   const issues: ValidationIssue[] = [];
@@ -150,10 +152,11 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   checkStorage(options, bad);
   checkBatch(options.batch, issues);
   checkIndexes(options.indexes, issues);
-  if (given(options.environment) && (typeof options.environment !== 'object' || options.environment === null)) bad('environment', 'must be an object');
+  const environment: unknown = options.environment;
+  if (given(environment) && (typeof environment !== 'object' || environment === null)) bad('environment', 'must be an object');
   if (issues.length > 0) {
     // Every issue has a path, and all of them are named (no "and N more").
-    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, Infinity)}`, { issues });
+    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
 }
 
@@ -188,7 +191,7 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 function checkStorage(options: MirrorOptions, bad: (field: string, message: string) => void): void {
-  const storage = options.storage as Partial<MirrorStorage> | undefined;
+  const storage = options.storage as Partial<MirrorStorage> | null | undefined;
   if (storage === undefined) return;
   if (typeof storage !== 'object' || storage === null || typeof storage.indexedDB !== 'object' || typeof storage.IDBKeyRange !== 'function') {
     bad('storage', 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)');

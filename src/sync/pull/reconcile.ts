@@ -3,12 +3,10 @@ import type { StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
-import { nextCheckpoint } from './checkpoint.js';
+import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { dropFromQuarantine, holdInQuarantine, idOfRaw, sortRejected } from './quarantine.js';
 import type { SyncClient } from '../sync-client.js';
-import { traverse } from './traverse.js';
-import { startStopwatch, traversalStart } from './checkpoint.js';
-import { pageLimitFor } from './traverse.js';
+import { pageLimitFor, traverse } from './traverse.js';
 
 /** What a reconcile sweep of one collection found and repaired. */
 export interface ReconcileReport {

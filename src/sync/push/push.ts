@@ -1,5 +1,5 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
-import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { isConflictStrategy, type ConflictStrategy } from '../conflicts/conflict-strategy.js';
 import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
@@ -10,10 +10,10 @@ import { prepareCollection, type OutgoingRecord } from './prepare.js';
 import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
-export type { BeforeBatch, PushClient } from './send-batch.js';
+export type { BeforeBatch, PushClient };
 import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
 
-export type { PushCounts, PushReport } from './push-report.js';
+export type { PushCounts, PushReport };
 
 /** The conflict strategy option of the pusher and of `createMirror` (see {@link ConflictStrategy}). */
 export type ConflictOption = ConflictStrategy;
@@ -155,6 +155,6 @@ function validate(strategy: unknown, limits: BatchLimits, beforeBatch: unknown):
     issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
   }
   if (issues.length > 0) {
-    throw new ValidationError(`createPusher: bad options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`createPusher: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
 }
