@@ -1,4 +1,3 @@
-import { liveQuery } from 'dexie';
 import { defaultDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
@@ -17,7 +16,7 @@ import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { clientFor } from './mirror-client.js';
 import { mirroredCollections } from './mirrored-collections.js';
-import type { Observable } from './observable-value.js';
+import { liveObservable } from './live-query.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { touchOutbox } from './outbox-touch.js';
 import { restingPhase } from './phases.js';
@@ -153,7 +152,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     remove: edits.remove,
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
-    live: (query) => liveQuery(query) as unknown as Observable<never>,
+    live: liveObservable,
     pending: () => pendingEntries(db),
     conflicts: () => listConflicts(db),
     async ingest(collection, records) {
