@@ -11,7 +11,8 @@ import tseslint from 'typescript-eslint';
  * are how test doubles and fixtures are written).
  */
 export default defineConfig(
-  { ignores: ['dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**'] },
+  // Built files (the library's dist/ and the examples' built apps), test reports, the JSON test corpus.
+  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**'] },
   js.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
