@@ -78,28 +78,26 @@ export {
   percentToReductionPercent,
   toDate,
   fromDate,
-} from './schema/index.js';
-export type {
-  RecordOf,
-  WriteInputOf,
-  WriteRecordOf,
-  Product,
-  Customer,
-  PriceMatrixRow,
-  Shop,
-  CashRegister,
-  Employee,
-  ParkLocation,
-  Shift,
-  StockHistoryRow,
-  Stockup,
-  Transaction,
-  Warehouse,
-  Order,
-  OrderDetail,
-  CategoryNode,
-  WarehouseStatusRow,
-  WarehouseStatus,
+  type RecordOf,
+  type WriteInputOf,
+  type WriteRecordOf,
+  type Product,
+  type Customer,
+  type PriceMatrixRow,
+  type Shop,
+  type CashRegister,
+  type Employee,
+  type ParkLocation,
+  type Shift,
+  type StockHistoryRow,
+  type Stockup,
+  type Transaction,
+  type Warehouse,
+  type Order,
+  type OrderDetail,
+  type CategoryNode,
+  type WarehouseStatusRow,
+  type WarehouseStatus,
 } from './schema/index.js';
 
 // client
@@ -151,8 +149,7 @@ export type { CollectionProgress, PullReport, ReconcileReport } from './sync/pul
 export type { SyncEnvironment } from './sync/coordination/index.js';
 
 // mirror
-export type { Observable, Observer, Subscription } from './mirror/observable-value.js';
-export { ObservableValue } from './mirror/observable-value.js';
+export { ObservableValue, type Observable, type Observer, type Subscription } from './mirror/observable-value.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './mirror/storage.js';

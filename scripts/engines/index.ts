@@ -4,11 +4,11 @@
  * some of them (all three by default).
  */
 import { launchChromium } from './chromium.js';
-import { ENGINE_NAMES, type EngineBrowser, type EngineName, type LaunchOptions } from './engine.js';
+import { ENGINE_NAMES, type EngineBrowser, type EngineName, type EngineTab, type LaunchOptions, type PageValue } from './engine.js';
 import { launchFirefox } from './firefox.js';
 import { launchWebKit } from './webkit.js';
 
-export { ENGINE_NAMES, type EngineBrowser, type EngineName, type EngineTab, type LaunchOptions, type PageValue } from './engine.js';
+export { ENGINE_NAMES, type EngineBrowser, type EngineName, type EngineTab, type LaunchOptions, type PageValue };
 
 /** Launches `engine` with a fresh profile. */
 export function launchEngine(engine: EngineName, options: LaunchOptions = {}): Promise<EngineBrowser> {

@@ -1,3 +1,5 @@
+// webdriverio's chainable elements are thenables its types do not declare as such: awaiting them resolves the element.
+/* eslint-disable @typescript-eslint/await-thenable */
 /**
  * WebKit: WebKitGTK's MiniBrowser from Debian (`libwebkit2gtk-4.1-0`), driven by webdriverio over
  * W3C WebDriver through `WebKitWebDriver` (`webkit2gtk-driver`), on a virtual display (Xvfb).

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, isEngineName, type EngineName } from '../engines/index.js';
 import { MAX_MINUTES, numberFlag, seedAndMinutes, UsageError } from '../soak/options.js';
 
-export { UsageError } from '../soak/options.js';
+export { UsageError };
 
 /** What one browser soak run is asked to do. */
 export interface BrowserSoakOptions {

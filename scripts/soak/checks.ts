@@ -17,10 +17,9 @@
  * - **Nothing stuck**: every outbox is empty after settling (no pending, rejected or conflict entry).
  * - **No unhandled rejection** in the process, and no operation that threw (a valid edit refused).
  */
-import type { OutboxEntry } from '../../src/db/sync-rows.js';
+import type { OutboxEntry, StoredRecord } from '../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { isTombstone } from '../../src/sync/records/index.js';
-import type { StoredRecord } from '../../src/db/sync-rows.js';
 import { markerOf, type DeviceCreate, type FieldWrite, type Ledger, type Writer } from './ledger.js';
 import { recordDifferences } from './record-differences.js';
 

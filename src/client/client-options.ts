@@ -1,4 +1,4 @@
-import { ValidationError, type PosCloudError, type RequestInfo, type ValidationIssue } from '../errors/index.js';
+import { formatIssues, ValidationError, type PosCloudError, type RequestInfo, type ValidationIssue } from '../errors/index.js';
 
 /** HTTP methods the client sends, as ky names them. */
 export type RetryMethod = 'get' | 'post';
@@ -161,7 +161,9 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const bad = (path: string, message: string): void => {
     issues.push({ path: [path], message });
   };
-  if (typeof options !== 'object' || options === null) {
+  // Callers from plain JavaScript can pass anything.
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) {
     throw new ValidationError('createClient: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
   }
 
@@ -182,7 +184,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   const retry = resolveRetry(options.retry, bad);
 
   if (issues.length > 0) {
-    throw new ValidationError(`createClient: invalid options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`createClient: invalid options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
   return {
     baseUrl,
@@ -201,11 +203,11 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
 function resolveRetry(given: unknown, bad: (path: string, message: string) => void): ResolvedRetry {
   const retry: ResolvedRetry = { ...CLIENT_DEFAULTS.retry, methods: [...CLIENT_DEFAULTS.retry.methods], statusCodes: [...CLIENT_DEFAULTS.retry.statusCodes], afterStatusCodes: [...CLIENT_DEFAULTS.retry.afterStatusCodes] };
   if (given === undefined) return retry;
-  const r: RetryOptions = typeof given === 'number' ? { limit: given } : (given as RetryOptions);
-  if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+  if (typeof given !== 'number' && (typeof given !== 'object' || given === null || Array.isArray(given))) {
     bad('retry', 'must be a number of retries or an object of retry options');
     return retry;
   }
+  const r: RetryOptions = typeof given === 'number' ? { limit: given } : given;
   const known = new Set(['limit', 'methods', 'statusCodes', 'afterStatusCodes', 'maxRetryAfter', 'backoffLimit', 'maxDelayMs', 'baseDelayMs', 'jitter']);
   for (const key of Object.keys(r)) if (!known.has(key)) bad(`retry.${key}`, `unknown retry option (known: ${[...known].join(', ')})`);
   if (r.limit !== undefined) {
@@ -213,7 +215,7 @@ function resolveRetry(given: unknown, bad: (path: string, message: string) => vo
     else retry.limit = r.limit;
   }
   if (r.methods !== undefined) {
-    if (!Array.isArray(r.methods) || !r.methods.every((m) => m === 'get' || m === 'post')) bad('retry.methods', "must be an array of 'get' and 'post'");
+    if (!Array.isArray(r.methods) || !r.methods.every((m: unknown) => m === 'get' || m === 'post')) bad('retry.methods', "must be an array of 'get' and 'post'");
     else retry.methods = [...r.methods];
   }
   for (const key of ['statusCodes', 'afterStatusCodes'] as const) {

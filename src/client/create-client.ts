@@ -48,7 +48,7 @@ export function createClient(options: ClientOptions): Client {
     pages,
 
     async get(collection, id, options) {
-      const where = `get ${String(collection)}`;
+      const where = `get ${collection}`;
       if (collection !== 'products' && collection !== 'customers') {
         throw new ValidationError(`${where}: only products and customers can be read by id`, {
           issues: [{ path: ['collection'], message: "expected 'products' or 'customers'" }],

@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { isPositiveMs, POSITIVE_MS_MESSAGE } from './client-options.js';
 import type { CallOptions } from './requester.js';
@@ -21,17 +21,19 @@ export function requireId(value: unknown, name: string, where: string): Id {
 export function checkCallOptions(options: CallOptions | undefined, where: string): CallOptions {
   if (options === undefined) return {};
   const issues: ValidationIssue[] = [];
-  if (typeof options !== 'object' || options === null) {
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) {
     issues.push({ path: [], message: 'options must be an object' });
   } else {
-    const { signal, timeoutMs } = options;
+    const { timeoutMs } = options;
+    const signal: unknown = options.signal;
     if (signal !== undefined && !(typeof signal === 'object' && signal !== null && 'aborted' in signal)) {
       issues.push({ path: ['signal'], message: 'must be an AbortSignal' });
     }
     if (timeoutMs !== undefined && !isPositiveMs(timeoutMs)) issues.push({ path: ['timeoutMs'], message: POSITIVE_MS_MESSAGE });
   }
   if (issues.length > 0) {
-    throw new ValidationError(`${where}: invalid options: ${issues.map((i) => `${i.path.join('.') || '(options)'} ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`${where}: invalid options: ${formatIssues(issues, { whole: '(options)', separator: ' ' })}`, { issues });
   }
   return options;
 }
@@ -39,6 +41,6 @@ export function checkCallOptions(options: CallOptions | undefined, where: string
 /** Throws one `ValidationError` for a report body when `issues` is not empty. */
 export function assertNoIssues(issues: ValidationIssue[], where: string): void {
   if (issues.length > 0) {
-    throw new ValidationError(`${where}: invalid body: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`${where}: invalid body: ${formatIssues(issues, { separator: ' ' })}`, { issues });
   }
 }

@@ -26,9 +26,9 @@ export async function fetchLatestOrders(request: Requester, forms: PathForms, id
   const current: RequestSpec = { method: 'GET', path: `orders/latest/${register}`, query: payment };
   const legacy: RequestSpec = { method: 'GET', path: 'orders/latest', query: { id_cash_register: register, ...payment } };
 
-  let usedLegacy = false;
+  const sent = { legacy: false };
   const send = (spec: RequestSpec): Promise<JsonResponse> => {
-    usedLegacy = spec === legacy;
+    sent.legacy = spec === legacy;
     return request(spec, { idempotent: true }, call);
   };
   // The current form answers 404 for an unknown register too: the earlier form is proven only
@@ -37,5 +37,5 @@ export async function fetchLatestOrders(request: Requester, forms: PathForms, id
     Array.isArray(response.value) && response.value.some((raw) => tryToId((raw as { id_cash_register?: unknown } | null)?.id_cash_register) === register);
   const response = await forms.send('orders/latest', { current, legacy }, send, proves);
 
-  return readWholeRecordPage('orders', response, usedLegacy ? (order) => order.id_cash_register === register : undefined);
+  return readWholeRecordPage('orders', response, sent.legacy ? (order) => order.id_cash_register === register : undefined);
 }

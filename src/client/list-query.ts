@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO } from '../schema/index.js';
@@ -55,7 +55,7 @@ export function resolveListQuery(collection: CollectionName, query: ListQuery, w
   if (!Number.isInteger(limit) || limit < 1 || limit > info.maxLimit) {
     issues.push({ path: ['limit'], message: `must be an integer from 1 to ${info.maxLimit} for ${collection}, got ${String(limit)}` });
   }
-  if (direction !== 'forward' && direction !== 'backward') {
+  if (!['forward', 'backward'].includes(direction)) {
     issues.push({ path: ['direction'], message: `must be 'forward' or 'backward', got ${JSON.stringify(direction)}` });
   }
   let idStart: Id | undefined;
@@ -68,7 +68,7 @@ export function resolveListQuery(collection: CollectionName, query: ListQuery, w
   }
   if (query.timeoutMs !== undefined && !isPositiveMs(query.timeoutMs)) issues.push({ path: ['timeoutMs'], message: POSITIVE_MS_MESSAGE });
   if (issues.length > 0) {
-    throw new ValidationError(`${where}: invalid list query for ${collection}: ${issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`${where}: invalid list query for ${collection}: ${formatIssues(issues, { separator: ' ' })}`, { issues });
   }
   return { limit, direction, idStart, versionStart };
 }

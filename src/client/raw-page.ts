@@ -1,4 +1,4 @@
-import { ValidationError, type RequestInfo } from '../errors/index.js';
+import { kindOf, ValidationError, type RequestInfo } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 
 /** Share of the response cap from which a short page is suspected of having been cut. */
@@ -53,7 +53,7 @@ export function toRawPage(collection: string, value: unknown, context: RawPageCo
     const where = `${context.request.method} ${context.request.path}`;
     throw new ValidationError(`the response of ${where} is not a JSON array of ${collection}`, {
       request: context.request,
-      issues: [{ path: [], message: `expected an array, got ${value === null ? 'null' : typeof value}` }],
+      issues: [{ path: [], message: `expected an array, got ${kindOf(value)}` }],
     });
   }
   const repeated = context.idStart === undefined || context.idStart === '0' ? undefined : context.idStart;

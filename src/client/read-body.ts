@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../errors/index.js';
+import { formatIssues, kindOf, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { parseRecord, type RecordTypes, type SchemaName } from '../schema/index.js';
 import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
@@ -34,8 +34,7 @@ export function collectRecords<C extends SchemaName>(
 /** The response body as an array, else a `ValidationError` naming the endpoint. */
 export function expectArray(response: JsonResponse, what: string): unknown[] {
   if (Array.isArray(response.value)) return response.value;
-  const got = response.value === null ? 'null' : typeof response.value;
-  throw invalidBody(response, [{ path: [], message: `expected an array of ${what}, got ${got}` }]);
+  throw invalidBody(response, [{ path: [], message: `expected an array of ${what}, got ${kindOf(response.value)}` }]);
 }
 
 /** The response body read as one record of `schema`, else a `ValidationError` naming the endpoint. */
@@ -48,9 +47,6 @@ export function expectRecord<C extends SchemaName>(schema: C, response: JsonResp
 /** A `ValidationError` saying the body of `response` does not match its schema, with every issue. */
 export function invalidBody(response: JsonResponse, issues: ValidationIssue[]): ValidationError {
   const { method, path } = response.request;
-  const shown = issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
-    .join('; ');
+  const shown = formatIssues(issues, { max: 5, whole: '(body)' });
   return new ValidationError(`the response of ${method} ${path} does not match its schema: ${shown}`, { request: response.request, issues });
 }

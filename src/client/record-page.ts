@@ -6,7 +6,7 @@ import { collectRecords, expectArray } from './read-body.js';
 import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
 
-export type { RejectedRecord } from './rejected-record.js';
+export type { RejectedRecord };
 
 /** What a page says besides its good records. */
 export interface Page<T = unknown> {

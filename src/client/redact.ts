@@ -64,6 +64,7 @@ function rebuild(value: unknown, secret: string, depth: number): unknown {
 export function safeCause(error: unknown, secret: string, depth = 4): Error | undefined {
   if (depth <= 0 || error === undefined || error === null) return undefined;
   const source = error instanceof Error ? error : undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a thrown non-Error reads as the platform writes it
   const message = redact(source ? source.message : String(error), secret);
   const nested = source && 'cause' in source ? safeCause(source.cause, secret, depth - 1) : undefined;
   const copy = nested === undefined ? new Error(message) : new Error(message, { cause: nested });

@@ -8,7 +8,7 @@ import { errorForResponse } from './response-error.js';
 import { parseRetryAfter } from './retry-after.js';
 import { shouldRetryRequest, type RetryContext } from './retry-policy.js';
 
-export type { RequestSpec } from './request-spec.js';
+export type { RequestSpec };
 
 /** Per-call options every endpoint takes. */
 export interface CallOptions {
@@ -120,7 +120,7 @@ export function createRequester(config: RequesterConfig): Requester {
         answer = { value, bytes: body.byteLength, serverTime: Number.isNaN(serverTime) ? undefined : serverTime, request };
         return new Response(null, { status: 204 });
       }
-      const copy = new Response(NULL_BODY_STATUSES.has(response.status) || body.byteLength === 0 ? null : (body as Uint8Array<ArrayBuffer>), {
+      const copy = new Response(NULL_BODY_STATUSES.has(response.status) || body.byteLength === 0 ? null : body, {
         status: response.status,
         statusText: response.statusText,
         headers: withRetryAfterInSeconds(response.headers),

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/index.js';
+import { formatIssues, kindOf, ValidationError } from '../errors/index.js';
 import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 
@@ -20,7 +20,7 @@ export function prepareSaveBody(collection: CollectionName, body: unknown, where
   const prepared = records.map((record, index) => {
     const at = many ? [index] : [];
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-      issues.push({ path: at, message: `expected a record object, got ${record === null ? 'null' : Array.isArray(record) ? 'an array' : typeof record}` });
+      issues.push({ path: at, message: `expected a record object, got ${kindOf(record)}` });
       return {};
     }
     const fields = record as SaveRecord;
@@ -29,7 +29,7 @@ export function prepareSaveBody(collection: CollectionName, body: unknown, where
     return fields;
   });
   if (issues.length > 0) {
-    throw new ValidationError(`${where}: invalid body: ${issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`${where}: invalid body: ${formatIssues(issues, { whole: '(body)' })}`, { issues });
   }
   return many ? prepared : (prepared[0] as SaveRecord);
 }

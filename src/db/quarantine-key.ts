@@ -13,7 +13,10 @@ export function quarantineKey(collection: string, id: string | undefined, record
 
 /** The record as JSON text, big integers written as `123n` (JSON.stringify refuses bigints). */
 function recordText(record: unknown): string {
-  return JSON.stringify(record, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value)) ?? String(record);
+  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
+  const text = JSON.stringify(record, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
+  return text ?? String(record);
 }
 
 /** A 53-bit hash of `text` (cyrb53), in base 36: collisions between two bad records are negligible. */

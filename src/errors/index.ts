@@ -6,5 +6,6 @@ export { InvalidCursorError, isInvalidCursorError } from './invalid-cursor-error
 export { NetworkError, isNetworkError } from './network-error.js';
 export { TimeoutError, isTimeoutError } from './timeout-error.js';
 export { JsonParseError, isJsonParseError } from './json-parse-error.js';
-export { ValidationError, isValidationError, formatIssues, type ValidationIssue } from './validation-error.js';
+export { ValidationError, isValidationError, formatIssues, type FormatIssuesOptions, type ValidationIssue } from './validation-error.js';
 export { StorageError, isStorageError, type StorageErrorOptions, type StorageProblem } from './storage-error.js';
+export { describeValue, kindOf } from './describe-value.js';

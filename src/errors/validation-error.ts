@@ -25,9 +25,30 @@ export function isValidationError(error: unknown): error is ValidationError {
   return error instanceof ValidationError;
 }
 
-/** Formats issues as `field.path: message; ...` for an error message. */
-export function formatIssues(issues: readonly ValidationIssue[], max = 10): string {
-  const shown = issues.slice(0, max).map((i) => `${i.path.length ? i.path.join('.') : '(record)'}: ${i.message}`);
+/** How {@link formatIssues} writes a list of issues. */
+export interface FormatIssuesOptions {
+  /**
+   * How many issues are written; the rest are counted (`and N more`).
+   * @default Infinity
+   */
+  max?: number;
+  /**
+   * What an issue without a path is about.
+   * @default '(record)'
+   */
+  whole?: string;
+  /**
+   * Between the path and the message: `: ` for a list of fields, ` ` where the path reads as the
+   * subject of the message (`limit must be ...`).
+   * @default ': '
+   */
+  separator?: ': ' | ' ';
+}
+
+/** Formats issues as `field.path: message; ...` for an error message, every bad field named. */
+export function formatIssues(issues: readonly ValidationIssue[], options: FormatIssuesOptions = {}): string {
+  const { max = Infinity, whole = '(record)', separator = ': ' } = options;
+  const shown = issues.slice(0, max).map((i) => `${i.path.length > 0 ? i.path.join('.') : whole}${separator}${i.message}`);
   if (issues.length > max) shown.push(`and ${issues.length - max} more`);
   return shown.join('; ');
 }

@@ -1,5 +1,4 @@
-import { ValidationError } from '../errors/index.js';
-import { describeInput } from './describe-input.js';
+import { describeValue, ValidationError } from '../errors/index.js';
 import type { Id } from './id.js';
 import { MAX_TABLE_ID } from './table-ids.js';
 
@@ -61,12 +60,12 @@ export function randomFromDraw(draw: number, msSinceEpoch: number, tableId: numb
 /** Throws unless `time` is a safe integer ms at or after {@link ID_EPOCH}. */
 export function checkTime(time: unknown, name: string, caller: string): asserts time is number {
   if (typeof time === 'number' && Number.isSafeInteger(time) && time >= ID_EPOCH) return;
-  const message = `must be a time in ms (an integer) at or after the id epoch ${ID_EPOCH} (2015-08-19T16:00:00Z), got ${describeInput(time)}`;
+  const message = `must be a time in ms (an integer) at or after the id epoch ${ID_EPOCH} (2015-08-19T16:00:00Z), got ${describeValue(time)}`;
   throw new ValidationError(`${caller}: ${name} ${message}`, { issues: [{ path: [name], message }] });
 }
 
 function checkRange(value: unknown, max: number, name: string): void {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return;
-  const message = `must be an integer in 0..${max}, got ${describeInput(value)}`;
+  const message = `must be an integer in 0..${max}, got ${describeValue(value)}`;
   throw new ValidationError(`composeId: ${name} ${message}`, { issues: [{ path: [name], message }] });
 }

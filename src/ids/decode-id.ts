@@ -1,6 +1,5 @@
-import { ValidationError } from '../errors/index.js';
+import { describeValue, ValidationError } from '../errors/index.js';
 import { ID_EPOCH, type IdParts } from './compose-id.js';
-import { describeInput } from './describe-input.js';
 import { tryToId, type Id } from './id.js';
 
 /**
@@ -15,7 +14,7 @@ import { tryToId, type Id } from './id.js';
 export function decodeId(id: Id | bigint | number): IdParts {
   const canonical = tryToId(id);
   if (canonical === undefined) {
-    const message = `not an id: expected a non-negative integer (safe number), bigint or digit string, got ${describeInput(id)}${
+    const message = `not an id: expected a non-negative integer (safe number), bigint or digit string, got ${describeValue(id)}${
       typeof id === 'number' && Number.isInteger(id) && id > 0 ? ' (beyond 2^53: its exact digits are lost, pass the id as a string)' : ''
     }`;
     throw new ValidationError(`decodeId: ${message}`, { issues: [{ path: ['id'], message }] });

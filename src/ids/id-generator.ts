@@ -1,6 +1,5 @@
-import { ValidationError } from '../errors/index.js';
+import { describeValue, ValidationError } from '../errors/index.js';
 import { ID_EPOCH, MAX_RANDOM, checkTime, compose, firstRandom, randomFromDraw } from './compose-id.js';
-import { describeInput } from './describe-input.js';
 import type { Id } from './id.js';
 import { MAX_TABLE_ID, toTableId, type TableName } from './table-ids.js';
 
@@ -94,6 +93,6 @@ export function createIdGenerator(options: IdGeneratorOptions = {}): IdGenerator
 function draw(random: () => number): number {
   const value = random();
   if (typeof value === 'number' && value >= 0 && value < 1) return value;
-  const message = `must return a number in [0, 1), returned ${describeInput(value)}`;
+  const message = `must return a number in [0, 1), returned ${describeValue(value)}`;
   throw new ValidationError(`generateId: random ${message}`, { issues: [{ path: ['random'], message }] });
 }

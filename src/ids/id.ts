@@ -1,4 +1,4 @@
-import { describeInput } from './describe-input.js';
+import { describeValue } from '../errors/index.js';
 
 /**
  * A record id in its canonical form: a decimal string of digits with no leading zeros
@@ -42,7 +42,7 @@ export function tryToId(value: unknown): Id | undefined {
 export function toId(value: unknown): Id {
   const id = tryToId(value);
   if (id === undefined) {
-    throw new TypeError(`not an id: expected a non-negative integer, bigint or digit string, got ${describeInput(value)}`);
+    throw new TypeError(`not an id: expected a non-negative integer, bigint or digit string, got ${describeValue(value)}`);
   }
   return id;
 }

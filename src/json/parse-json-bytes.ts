@@ -1,4 +1,4 @@
-import { JsonParseError } from '../errors/index.js';
+import { JsonParseError, kindOf } from '../errors/index.js';
 import { parseJson } from './parse-json.js';
 import { dropPrototypeKeys, mayHoldPrototypeKey } from './prototype-keys.js';
 import { quoteIntegerCandidateBytes } from './quote-integer-candidate-bytes.js';
@@ -37,8 +37,7 @@ function asBytes(input: unknown): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (input instanceof ArrayBuffer || Object.prototype.toString.call(input) === '[object ArrayBuffer]') return new Uint8Array(input as ArrayBuffer);
-  const got = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
-  throw new JsonParseError(`parseJsonBytes: expected the JSON body as a Uint8Array or an ArrayBuffer, got ${got}`, { position: 0 });
+  throw new JsonParseError(`parseJsonBytes: expected the JSON body as a Uint8Array or an ArrayBuffer, got ${kindOf(input)}`, { position: 0 });
 }
 
 function withoutByteOrderMark(bytes: Uint8Array): Uint8Array {

@@ -1,4 +1,4 @@
-import { JsonParseError } from '../errors/index.js';
+import { JsonParseError, kindOf } from '../errors/index.js';
 import { findJsonError } from './find-json-error.js';
 import { prepareJsonText } from './prepare-json-text.js';
 import { dropPrototypeKeys, mayHoldPrototypeKey } from './prototype-keys.js';
@@ -28,8 +28,9 @@ import { quoteIntegerCandidates } from './quote-integer-candidates.js';
  * to locate the error.
  */
 export function parseJson(text: string): unknown {
-  if (typeof text !== 'string') {
-    throw new JsonParseError(`parseJson: expected the JSON text as a string, got ${text === null ? 'null' : typeof text}`, { position: 0 });
+  const given: unknown = text;
+  if (typeof given !== 'string') {
+    throw new JsonParseError(`parseJson: expected the JSON text as a string, got ${kindOf(given)}`, { position: 0 });
   }
   // The reviver is slow; it runs only for texts that may hold a key to drop.
   const reviver = mayHoldPrototypeKey(text) ? dropPrototypeKeys : undefined;

@@ -75,10 +75,12 @@ function stringifyWithBigInts(value: unknown): string | undefined {
         if (big === undefined) return item;
         tagged++;
         return tag + big.toString();
+        // Undefined for a value JSON has no text for (undefined, a function), whatever the declared type says.
       });
     } catch (error) {
       throw serializeError(error);
     }
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
     if (text === undefined || tagged === 0) return text;
     // The tag as it reads inside JSON text (its NUL characters escaped as \u0000).
     const pattern = new RegExp(`"${escapeRegExp(JSON.stringify(tag).slice(1, -1))}(-?[0-9]+)"`, 'g');

@@ -59,7 +59,7 @@ export function openExisting(factory: IDBFactory, name: string): Promise<IDBData
       if (missing) {
         event.preventDefault();
         resolve(undefined);
-      } else reject(open.error);
+      } else reject(open.error ?? new Error('opening the database failed'));
     };
   });
 }
@@ -67,6 +67,6 @@ export function openExisting(factory: IDBFactory, name: string): Promise<IDBData
 function request<T>(req: IDBRequest): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result as T);
-    req.onerror = () => reject(req.error);
+    req.onerror = () => reject(req.error ?? new Error('an IndexedDB request failed'));
   });
 }

@@ -38,7 +38,7 @@ export async function tenantsOfCopy(factory: IDBFactory, name: string): Promise<
           new Promise<unknown[]>((resolve, reject) => {
             const request = tx.objectStore(store).getAll(null, SAMPLE);
             request.onsuccess = () => resolve(request.result as unknown[]);
-            request.onerror = () => reject(request.error);
+            request.onerror = () => reject(request.error ?? new Error(`reading ${store} failed`));
           }),
       ),
     );

@@ -1,4 +1,3 @@
-import { liveQuery } from 'dexie';
 import { defaultDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
@@ -17,7 +16,7 @@ import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { clientFor } from './mirror-client.js';
 import { mirroredCollections } from './mirrored-collections.js';
-import type { Observable } from './observable-value.js';
+import { liveObservable } from './live-query.js';
 import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { touchOutbox } from './outbox-touch.js';
 import { restingPhase } from './phases.js';
@@ -29,7 +28,7 @@ import { createSyncControl, type SyncControl } from './sync-control.js';
 import { createSyncEngine } from './sync-engine.js';
 import { TokenGenerations } from './token-generations.js';
 
-export type { Mirror } from './mirror.js';
+export type { Mirror };
 
 /**
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
@@ -73,7 +72,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     client,
     collections,
     options,
-    now: env.now,
+    now: () => env.now(),
     feed,
     confirmLead: (signal) => confirmLead(elector, lifecycle.running, signal),
   });
@@ -89,7 +88,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     lifecycle,
     tokens,
     isLeader: () => elector.isLeader,
-    isOnline: env.isOnline,
+    isOnline: () => env.isOnline(),
     restingPhase: resting,
     setStatus: feed.set,
   });
@@ -123,7 +122,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   const edits = createEdits({
     db,
     collections,
-    now: env.now,
+    now: () => env.now(),
     assertOpen: (what) => control.assertOpen(what),
     afterEdit() {
       control.nudge();
@@ -153,13 +152,13 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     remove: edits.remove,
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
-    live: (query) => liveQuery(query) as unknown as Observable<never>,
+    live: liveObservable,
     pending: () => pendingEntries(db),
     conflicts: () => listConflicts(db),
     async ingest(collection, records) {
       control.assertOpen('ingest');
       assertCollection(collection, 'ingest');
-      await ingestRecords(db, collection, records, env.now);
+      await ingestRecords(db, collection, records, () => env.now());
     },
     findStranded: () => stranded.find(),
     takeOverEdits: (dbName) => stranded.takeOver(dbName),

@@ -12,17 +12,17 @@ export interface EditsOptions {
   collections: readonly CollectionName[];
   now(): number;
   /** Throws when the mirror is closed (names the call). */
-  assertOpen(what: string): void;
+  assertOpen: (what: string) => void;
   /** Told after every change to the outbox: the push follows soon. */
-  afterEdit(): void;
+  afterEdit: () => void;
 }
 
 /** The local side of editing: every change lands in the database and the outbox at once, offline too. */
 export interface Edits {
-  save(collection: CollectionName, record: object): Promise<Id>;
-  remove(collection: CollectionName, id: Id): Promise<void>;
-  retryRejected(ids?: Id[]): Promise<number>;
-  resolveConflict(key: string, choice: ConflictChoice): Promise<void>;
+  save: (collection: CollectionName, record: object) => Promise<Id>;
+  remove: (collection: CollectionName, id: Id) => Promise<void>;
+  retryRejected: (ids?: Id[]) => Promise<number>;
+  resolveConflict: (key: string, choice: ConflictChoice) => Promise<void>;
 }
 
 /** Creates the mirror's {@link Edits} (see `Mirror.save` and the others for the rules). */

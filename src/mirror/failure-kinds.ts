@@ -34,7 +34,7 @@ export function quotaError(error: unknown): Error | undefined {
     seen.add(e);
     if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return e;
     const { inner, cause, failures } = e as { inner?: unknown; cause?: unknown; failures?: unknown };
-    for (const next of [inner, cause, ...(Array.isArray(failures) ? failures : [])]) {
+    for (const next of [inner, cause, ...(Array.isArray(failures) ? (failures as unknown[]) : [])]) {
       const found = visit(next, depth + 1);
       if (found) return found;
     }

@@ -14,13 +14,13 @@ export interface FailurePolicyOptions {
   isLeader(): boolean;
   isOnline(): boolean;
   restingPhase(): SyncPhase;
-  setStatus(patch: Partial<SyncStatus>): void;
+  setStatus: (patch: Partial<SyncStatus>) => void;
 }
 
 /** How a failed run is shown and whether the schedule carries on. */
 export interface FailurePolicy {
   /** A failure of a scheduled run: the status it shows, and `'pause'` where only the app can help. */
-  onFailure(error: unknown): FailureAction;
+  onFailure: (error: unknown) => FailureAction;
   /** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): none when the run was cut short on purpose. */
   afterRun(error: unknown, signal: AbortSignal): FailureAction;
 }

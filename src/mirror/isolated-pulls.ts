@@ -6,7 +6,7 @@ import type { SyncReport } from './sync-report.js';
 /** Options of {@link pullIsolated}. */
 export interface IsolatedPullsOptions {
   db: MirrorDb;
-  now(): number;
+  now: () => number;
   reconcileIntervalMs: number;
   /** The run names these collections (`syncNow({ collections })`): unavailable ones are asked at once. */
   explicit: boolean;

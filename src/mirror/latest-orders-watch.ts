@@ -1,6 +1,5 @@
 import type { MirrorDb } from '../db/mirror-db.js';
-import { ValidationError } from '../errors/index.js';
-import { describeInput } from '../ids/describe-input.js';
+import { describeValue, ValidationError } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
 import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { applyReadRecords, quarantineRows } from '../sync/pull/index.js';
@@ -74,7 +73,7 @@ export function createLatestOrdersWatch(options: LatestOrdersWatchOptions): Late
 function checkedRegister(idCashRegister: unknown): Id {
   const register = tryToId(idCashRegister);
   if (register === undefined || register === '0') {
-    throw new ValidationError(`watchLatestOrders: idCashRegister must be a record id (digits), not ${describeInput(idCashRegister)}`, {
+    throw new ValidationError(`watchLatestOrders: idCashRegister must be a record id (digits), not ${describeValue(idCashRegister)}`, {
       issues: [{ path: ['idCashRegister'], message: 'must be a record id' }],
     });
   }
@@ -84,7 +83,7 @@ function checkedRegister(idCashRegister: unknown): Id {
 /** The poll interval, or a ValidationError: 0 would hammer the server, over 2^31−1 ms fires at once. */
 function checkedInterval(intervalMs: unknown): number {
   if (typeof intervalMs !== 'number' || !Number.isInteger(intervalMs) || intervalMs < 1 || intervalMs > MAX_TIMER_MS) {
-    throw new ValidationError(`watchLatestOrders: intervalMs must be an integer from 1 to ${MAX_TIMER_MS}, not ${describeInput(intervalMs)}`, {
+    throw new ValidationError(`watchLatestOrders: intervalMs must be an integer from 1 to ${MAX_TIMER_MS}, not ${describeValue(intervalMs)}`, {
       issues: [{ path: ['intervalMs'], message: `must be an integer from 1 to ${MAX_TIMER_MS}` }],
     });
   }

@@ -10,5 +10,5 @@ import { FORWARDED_CLIENT_OPTIONS, type MirrorOptions } from './options.js';
 export function clientFor(options: MirrorOptions): SyncClient {
   if (options.client) return options.client;
   const forwarded = Object.fromEntries(FORWARDED_CLIENT_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
-  return createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent!, ...forwarded }) as unknown as SyncClient;
+  return createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent!, ...forwarded });
 }

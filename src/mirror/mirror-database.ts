@@ -15,7 +15,8 @@ export function mirrorDatabase(name: string, options: Pick<MirrorOptions, 'index
   options.storage?.attach?.(db);
   // Dexie's liveQuery stays silent unless its global dependencies name an IndexedDB, which a
   // runtime without one (Node) lacks: lend it ours. A runtime with its own is left alone.
-  if (!Dexie.dependencies.indexedDB && idb.indexedDB && idb.IDBKeyRange) {
+  const lent: Partial<typeof Dexie.dependencies> = Dexie.dependencies;
+  if (!lent.indexedDB && idb.indexedDB && idb.IDBKeyRange) {
     Dexie.dependencies.indexedDB = idb.indexedDB;
     Dexie.dependencies.IDBKeyRange = idb.IDBKeyRange;
   }

@@ -19,7 +19,8 @@ declare global {
   }
 }
 
-const observableSymbol: typeof Symbol.observable =
+/** `Symbol.observable` where the runtime has it, else the `@@observable` key interop libraries also read. */
+export const observableSymbol: typeof Symbol.observable =
   (typeof Symbol === 'function' && Symbol.observable) || ('@@observable' as unknown as typeof Symbol.observable);
 
 /**

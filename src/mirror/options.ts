@@ -4,9 +4,9 @@ import type { MirrorStorage } from './storage.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
-import { isConflictStrategy } from '../sync/conflicts/index.js';
 import { DEFAULT_LEASE_MS, type SyncEnvironment } from '../sync/coordination/index.js';
-import { BATCH_DEFAULTS, type ConflictOption } from '../sync/push/index.js';
+import { PULL_DEFAULTS } from '../sync/pull/index.js';
+import { BATCH_DEFAULTS, DEFAULT_CONFLICT, pushOptionIssues, type ConflictOption } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
 
 /** Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. */
@@ -83,10 +83,10 @@ const MIRROR_OPTION_KEYS: ReadonlySet<string> = new Set([
 /** Defaults of {@link MirrorOptions} (and of `watchLatestOrders`' `intervalMs`), in one place. */
 export const MIRROR_DEFAULTS = {
   pollIntervalMs: 30_000,
-  pageLimit: 400,
-  skewMarginMs: 60_000,
+  pageLimit: PULL_DEFAULTS.pageLimit,
+  skewMarginMs: PULL_DEFAULTS.skewMarginMs,
   reconcileIntervalMs: 86_400_000,
-  conflict: 'merge',
+  conflict: DEFAULT_CONFLICT,
   categories: true,
   batch: BATCH_DEFAULTS,
   leaderLeaseMs: DEFAULT_LEASE_MS,
@@ -101,7 +101,9 @@ export const MIRROR_DEFAULTS = {
  * `token` and `userAgent` further, and `createPusher` the `batch` limits with the same rules.
  */
 export function validateMirrorOptions(options: MirrorOptions): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  // Callers from plain JavaScript can pass anything.
+  const value: unknown = options;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ValidationError('createMirror: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
   }
   const issues: ValidationIssue[] = [];
@@ -143,17 +145,14 @@ export function validateMirrorOptions(options: MirrorOptions): void {
   if (given(pageLimit) && (typeof pageLimit !== 'number' || !Number.isInteger(pageLimit) || pageLimit < 1)) {
     bad('pageLimit', "must be an integer of at least 1 (each collection's maximum applies)");
   }
-  const conflict = options.conflict;
-  if (conflict !== undefined && !isConflictStrategy(conflict)) {
-    bad('conflict', "must be 'merge', 'server-wins', 'client-wins' or a resolver function");
-  }
   checkStorage(options, bad);
-  checkBatch(options.batch, issues);
+  issues.push(...pushOptionIssues(options.conflict, options.batch));
   checkIndexes(options.indexes, issues);
-  if (given(options.environment) && (typeof options.environment !== 'object' || options.environment === null)) bad('environment', 'must be an object');
+  const environment: unknown = options.environment;
+  if (given(environment) && (typeof environment !== 'object' || environment === null)) bad('environment', 'must be an object');
   if (issues.length > 0) {
     // Every issue has a path, and all of them are named (no "and N more").
-    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, Infinity)}`, { issues });
+    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
 }
 
@@ -188,27 +187,12 @@ function isHttpUrl(value: unknown): boolean {
 }
 
 function checkStorage(options: MirrorOptions, bad: (field: string, message: string) => void): void {
-  const storage = options.storage as Partial<MirrorStorage> | undefined;
+  const storage = options.storage as Partial<MirrorStorage> | null | undefined;
   if (storage === undefined) return;
   if (typeof storage !== 'object' || storage === null || typeof storage.indexedDB !== 'object' || typeof storage.IDBKeyRange !== 'function') {
     bad('storage', 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)');
   }
   if (options.indexedDB !== undefined || options.IDBKeyRange !== undefined) bad('storage', 'give either storage or indexedDB/IDBKeyRange, not both');
-}
-
-function checkBatch(batch: unknown, issues: ValidationIssue[]): void {
-  if (batch === undefined) return;
-  if (typeof batch !== 'object' || batch === null || Array.isArray(batch)) {
-    issues.push({ path: ['batch'], message: 'must be an object: { maxRecords?, maxBytes? }' });
-    return;
-  }
-  const { maxRecords, maxBytes } = batch as Record<string, unknown>;
-  if (maxRecords !== undefined && !(Number.isInteger(maxRecords) && (maxRecords as number) >= 1)) {
-    issues.push({ path: ['batch', 'maxRecords'], message: 'must be an integer of at least 1' });
-  }
-  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && (maxBytes as number) >= 2)) {
-    issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
-  }
 }
 
 function checkIndexes(indexes: unknown, issues: ValidationIssue[]): void {

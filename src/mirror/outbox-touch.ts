@@ -1,4 +1,4 @@
-import { Dexie } from 'dexie';
+import { Dexie, type Transaction } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 
 /**
@@ -17,7 +17,8 @@ export const OUTBOX_TOUCHED = 'outbox-touched';
  */
 export function touchOutbox(db: MirrorDb, now: number): void {
   const touch = () => void db._sync_meta.put({ key: OUTBOX_TOUCHED, value: `${now}-${Math.random()}` }).catch(() => undefined);
-  const outer = Dexie.currentTransaction;
+  // Null outside a transaction, whatever Dexie's type says.
+  const outer = Dexie.currentTransaction as Transaction | null;
   if (outer) outer.on('complete', () => Dexie.ignoreTransaction(touch));
   else touch();
 }

@@ -5,7 +5,7 @@ import type { Id } from '../ids/id.js';
 import { isLive } from './live-records.js';
 import { searchProducts } from './product-search.js';
 
-export { isLive } from './live-records.js';
+export { isLive };
 
 /** A category with its children, rebuilt from the flattened `categories` table. */
 export type CategoryTreeNode = StoredRecord & { children: CategoryTreeNode[] };
@@ -91,6 +91,7 @@ export function createQueries(db: MirrorDb): MirrorQueries {
         (parent ? parent.children : roots).push(node);
       }
       const sort = (list: CategoryTreeNode[]) => {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a name is text; anything else sorts by its platform string
         list.sort((a, b) => num(a.node_sort) - num(b.node_sort) || String(a.name ?? '').localeCompare(String(b.name ?? '')));
         for (const n of list) sort(n.children);
       };

@@ -7,13 +7,15 @@ import type { IndexedDbDependencies } from '../db/mirror-db.js';
  * through `createRequire` so that browser bundles never see it).
  */
 export function resolveIndexedDb(given: IndexedDbDependencies): Required<IndexedDbDependencies> {
+  // A runtime may lack both, whatever the DOM's types say (Node).
+  const runtime: Partial<Pick<typeof globalThis, 'indexedDB' | 'IDBKeyRange'>> = globalThis;
   if (given.indexedDB) {
-    const keyRange = given.IDBKeyRange ?? globalThis.IDBKeyRange;
+    const keyRange = given.IDBKeyRange ?? runtime.IDBKeyRange;
     if (!keyRange) throw new PosCloudError('createMirror: an injected indexedDB needs its IDBKeyRange too (option IDBKeyRange)');
     return { indexedDB: given.indexedDB, IDBKeyRange: keyRange };
   }
-  if (globalThis.indexedDB && globalThis.IDBKeyRange) {
-    return { indexedDB: globalThis.indexedDB, IDBKeyRange: globalThis.IDBKeyRange };
+  if (runtime.indexedDB && runtime.IDBKeyRange) {
+    return { indexedDB: runtime.indexedDB, IDBKeyRange: runtime.IDBKeyRange };
   }
   const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   if (getBuiltin) {

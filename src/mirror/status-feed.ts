@@ -14,7 +14,7 @@ export interface StatusFeedOptions {
   db: MirrorDb;
   env: SyncEnvironment;
   /** The phase at rest now (see `restingPhase`). */
-  restingPhase(): SyncPhase;
+  restingPhase: () => SyncPhase;
   /**
    * Told when the outbox has new pending entries, or another tab touched it after an edit: the
    * leader pushes them now rather than at its next poll.
@@ -27,7 +27,7 @@ export interface StatusFeed {
   readonly status: ObservableValue<SyncStatus>;
   readonly progress: ObservableValue<SyncProgress>;
   /** Lays `patch` on the status. */
-  set(patch: Partial<SyncStatus>): void;
+  set: (patch: Partial<SyncStatus>) => void;
   /** Ends the counts' live query and the connectivity subscription; the status says `closed`, for good. */
   close(): void;
 }

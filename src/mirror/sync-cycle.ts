@@ -111,7 +111,9 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const report = emptyReport(true, now(), pending);
       // Collections the server lacks are not asked here: their edits wait for the run that finds them back.
       const isolation = { db, now, reconcileIntervalMs: Number.POSITIVE_INFINITY, explicit: false, report };
-      const { pulled, firstFailure } = await pullIsolated(pending, async (c) => void (await puller.pull(c, signal)), isolation);
+      const { pulled, firstFailure } = await pullIsolated(pending, async (c) => {
+        await puller.pull(c, signal);
+      }, isolation);
       if (pulled.length === 0 && firstFailure) throw firstFailure.error;
       if (pulled.length > 0) await pushAndReadBack(pulled, signal);
     },

@@ -13,7 +13,7 @@ export interface SyncEngineParts {
   client: SyncClient;
   collections: readonly CollectionName[];
   options: MirrorOptions;
-  now(): number;
+  now: () => number;
   feed: StatusFeed;
   /** Throws when this instance may not push now (see `confirmLead`); awaited before each push and each batch POST. */
   confirmLead(signal: AbortSignal | undefined): Promise<void>;

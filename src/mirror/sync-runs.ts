@@ -118,7 +118,7 @@ function inTurn<T>(queue: RunQueue, fn: (signal: AbortSignal) => Promise<T>): Pr
  */
 async function sweepIsolated(o: SyncRunsOptions, collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
   const report = emptyReport(true, o.env.now(), collections);
-  const isolation = { db: o.db, now: o.env.now, reconcileIntervalMs: 0, explicit: true, report };
+  const isolation = { db: o.db, now: () => o.env.now(), reconcileIntervalMs: 0, explicit: true, report };
   const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await o.cycle.reconcile(c, signal)), isolation);
   o.feed.set(collectionStatusAfter(o.feed.status.value, report));
   if (pulled.length === 0 && firstFailure) throw firstFailure.error;

@@ -38,8 +38,10 @@ interface TreeRecord {
  * is advanced by a put and a delete), or undefined when it does not look like one.
  */
 function emptyTreeOf(holder: unknown): RecordTree | undefined {
-  const tree = (holder as { records?: unknown } | undefined)?.records as Partial<RecordTree> | undefined;
-  if (typeof tree !== 'object' || tree === null || typeof tree._rebuild !== 'function') return undefined;
+  const records = (holder as { records?: unknown } | undefined)?.records;
+  if (typeof records !== 'object' || records === null) return undefined;
+  const tree = records as Partial<RecordTree>;
+  if (typeof tree._rebuild !== 'function') return undefined;
   if (typeof tree._numNodes !== 'number' || tree._numTombstones !== tree._numNodes) return undefined;
   return tree as RecordTree;
 }
@@ -106,19 +108,18 @@ export function loadInBulk(db: IDBDatabase, schema: StoreSchema, records: Sorted
 function indexEntries(index: IndexSchema, keys: readonly unknown[], values: readonly unknown[]): TreeRecord[] | undefined {
   const entries: TreeRecord[] = [];
   // Keys all of one primitive type (most indexes) are compared without ranking their types.
-  let strings = true;
-  let numbers = true;
+  const all = { strings: true, numbers: true };
   let primaryKey: unknown;
   const add = (key: unknown) => {
-    if (typeof key !== 'string') strings = false;
-    if (typeof key !== 'number') numbers = false;
+    if (typeof key !== 'string') all.strings = false;
+    if (typeof key !== 'number') all.numbers = false;
     entries.push({ key, value: primaryKey });
   };
   for (let i = 0; i < values.length; i++) {
     primaryKey = keys[i];
     addIndexKeys(index, values[i], add);
   }
-  entries.sort(strings ? byStringKey : numbers ? byNumberKey : byKey);
+  entries.sort(all.strings ? byStringKey : all.numbers ? byNumberKey : byKey);
   let kept = 0;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;

@@ -298,7 +298,8 @@ function opsOf(store: string, request: DBCoreMutateRequest, response: DBCoreMuta
     case 'delete':
       return [{ s: store, t: 'delete', k: request.keys.filter((_, i) => !failed(i)) }];
     case 'deleteRange': {
-      const { type, lower, upper, lowerOpen, upperOpen } = request.range;
+      const { type, lowerOpen, upperOpen } = request.range;
+      const { lower, upper } = request.range as { lower: unknown; upper: unknown };
       return [{ s: store, t: 'deleteRange', r: { type, lower, upper, lowerOpen: lowerOpen === true, upperOpen: upperOpen === true } }];
     }
   }

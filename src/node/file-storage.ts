@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Dexie } from 'dexie';
-import { PosCloudError, StorageError, ValidationError } from '../errors/index.js';
+import { PosCloudError, StorageError, formatIssues, ValidationError } from '../errors/index.js';
 import type { MirrorStorage } from '../mirror/storage.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { DatabaseJournal } from './database-journal.js';
@@ -122,7 +122,7 @@ function storageOver(
       journals.push(journal);
       db.use(journal.middleware());
       // Once open (and upgraded), before any other write: a new or upgraded schema gets its snapshot.
-      db.on('ready', (ready) => journal.opened((ready as Dexie).backendDB(), found?.version), true);
+      db.on('ready', (ready) => journal.opened(ready.backendDB(), found?.version), true);
     },
     async compact() {
       await Promise.all(journals.map((journal) => journal.compact()));
@@ -143,7 +143,8 @@ function directoryOf(name: string): string {
 
 function checkedDataDir(options: FileStorageOptions): string {
   const issues = [];
-  if (typeof options !== 'object' || options === null) issues.push({ path: [], message: 'expected an object' });
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) issues.push({ path: [], message: 'expected an object' });
   else {
     if (typeof options.dataDir !== 'string' || options.dataDir.trim() === '') issues.push({ path: ['dataDir'], message: 'required: the directory to keep the store in' });
     const compact = options.compactAtBytes;
@@ -152,7 +153,7 @@ function checkedDataDir(options: FileStorageOptions): string {
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) issues.push({ path: ['signal'], message: 'must be an AbortSignal' });
   }
   if (issues.length > 0) {
-    throw new ValidationError(`openFileStorage: ${issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`openFileStorage: ${formatIssues(issues, { whole: 'options' })}`, { issues });
   }
   return resolve(options.dataDir);
 }

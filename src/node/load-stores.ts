@@ -123,7 +123,7 @@ function createDatabase(factory: IDBFactory, header: SnapshotHeader): Promise<ID
       }
     };
     request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
+    request.onerror = () => reject(request.error ?? new Error(`opening ${header.db} failed`));
   });
 }
 
@@ -131,7 +131,7 @@ function deleteDatabase(factory: IDBFactory, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = factory.deleteDatabase(name);
     request.onsuccess = () => resolve();
-    request.onerror = () => reject(request.error);
+    request.onerror = () => reject(request.error ?? new Error(`deleting ${name} failed`));
   });
 }
 
@@ -140,8 +140,8 @@ export function inTransaction(db: IDBDatabase, stores: string[], fill: (tx: IDBT
   return new Promise((resolve, reject) => {
     const tx = db.transaction(stores, 'readwrite');
     tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
+    tx.onerror = () => reject(tx.error ?? new Error('a write transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('a write transaction was aborted'));
     fill(tx);
   });
 }

@@ -119,6 +119,7 @@ export async function* chunksOfDatabase(db: IDBDatabase, keyRange: typeof IDBKey
  * The records a restore just loaded, in chunks: they are the database exactly as it stood at one
  * place of its journal, without reading it back.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- async for the restore's consumers, which read snapshots from files too
 export async function* chunksOfRecords(stores: Map<string, SortedRecords>): AsyncGenerator<SnapshotChunk> {
   for (const [store, { keys, values }] of stores) {
     for (let start = 0; start < keys.length; start += CHUNK) {
@@ -135,7 +136,7 @@ function readChunk(db: IDBDatabase, store: string, after: IDBKeyRange | undefine
     const keys = target.getAllKeys(after, CHUNK);
     const values = target.getAll(after, CHUNK);
     tx.oncomplete = () => resolve({ store, keys: keys.result, values: values.result as unknown[] });
-    tx.onerror = () => reject(tx.error);
+    tx.onerror = () => reject(tx.error ?? new Error(`reading ${store} for a snapshot failed`));
     tx.onabort = () => reject(tx.error ?? new Error(`reading ${store} for a snapshot was aborted`));
   });
 }

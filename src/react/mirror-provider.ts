@@ -90,7 +90,6 @@ export function MirrorProvider(props: MirrorProviderProps): ReactNode {
       }, 0);
     };
     // The options are read once (see MirrorProviderProps).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [given]);
 
   const mirror = given ?? made;

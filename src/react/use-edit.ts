@@ -45,7 +45,7 @@ interface Outcome {
 const IDLE: Outcome = { busy: false, error: undefined, issues: [], fieldErrors: {} };
 
 /** Runs edits one after another and keeps the outcome of the last for rendering. */
-function useEditRunner(what: string): EditState & { run<T>(edit: (mirror: Mirror) => Promise<T>): Promise<T | undefined> } {
+function useEditRunner(what: string): EditState & { run: <T>(edit: (mirror: Mirror) => Promise<T>) => Promise<T | undefined> } {
   const mirror = useMirror();
   const [outcome, setOutcome] = useState<Outcome>(IDLE);
   const latest = useRef(0);

@@ -1,6 +1,5 @@
-import type { ValidationError } from '../errors/index.js';
+import { describeValue, type ValidationError } from '../errors/index.js';
 import { conversionError } from './conversion-error.js';
-import { describeValue } from './describe-value.js';
 
 /** A decimal in plain or exponent notation: sign, integer digits, fraction digits, exponent. */
 const DECIMAL = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tryToId, type Id } from '../ids/id.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '../errors/index.js';
 
 /**
  * An id as the wire may carry it: a non-negative safe integer, a bigint, or a digit string

@@ -15,8 +15,8 @@ export { idFieldsOf, isIdFieldName, normalizeIdFields } from './id-fields.js';
 export { parseRecord, type ParseRecordResult } from './parse-record.js';
 export { validateWrite, type ValidateWriteOptions } from './validate-write.js';
 export { isReadOnlyKey } from './record-schema.js';
-export { categoryNodeSchema, categoryWriteSchema } from './records/categories.js';
-export { parseWarehouseStatus, warehouseStatusRowSchema, warehouseStatusSchema } from './records/warehouse-status.js';
+export { categoryNodeSchema, categoryWriteSchema, type CategoryNode, type CategoryInput, type CategoryWrite } from './records/categories.js';
+export { parseWarehouseStatus, warehouseStatusRowSchema, warehouseStatusSchema, type WarehouseStatusRow, type WarehouseStatus } from './records/warehouse-status.js';
 export { moneyToDecimalString, decimalToMoney, formatMoney } from './money.js';
 export { toIntlLocale } from './intl-locale.js';
 export { reductionPercentToPercent, percentToReductionPercent } from './reduction-percent.js';
@@ -43,5 +43,3 @@ export type { Transaction, TransactionInput, TransactionWrite } from './records/
 export type { Warehouse, WarehouseInput, WarehouseWrite } from './records/warehouses.js';
 export type { Order, OrderInput, OrderWrite } from './records/orders.js';
 export type { OrderDetail, OrderDetailInput, OrderDetailWrite } from './records/order-details.js';
-export type { CategoryNode, CategoryInput, CategoryWrite } from './records/categories.js';
-export type { WarehouseStatusRow, WarehouseStatus } from './records/warehouse-status.js';

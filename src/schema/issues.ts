@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { ValidationIssue } from '../errors/index.js';
-import { describeValue } from './describe-value.js';
+import { describeValue, type ValidationIssue } from '../errors/index.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   int: 'an integer',

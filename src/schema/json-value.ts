@@ -1,5 +1,4 @@
-import type { ValidationIssue } from '../errors/index.js';
-import { describeValue } from './describe-value.js';
+import { describeValue, type ValidationIssue } from '../errors/index.js';
 
 /** Deepest nesting of arrays and objects a record field may hold. */
 export const MAX_JSON_DEPTH = 256;

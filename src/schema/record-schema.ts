@@ -94,6 +94,7 @@ export function finishWrite<T extends object>(record: T): T {
  * Unknown fields are kept on both faces; `hydrations` are read-only child objects (`__*` keys)
  * parsed on read and stripped on write.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- zod's own default for "no extra shape"
 export function defineRecord<T extends string, F extends Fields, H extends z.core.$ZodLooseShape = {}>(
   table: T,
   fields: F,
@@ -107,6 +108,7 @@ export function defineUnstatedRecord<T extends string, F extends Fields>(table: 
   return defineRecordWith(commonFieldsUnstatedTable(table), fields);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- as above
 function defineRecordWith<C extends Fields, F extends Fields, H extends z.core.$ZodLooseShape = {}>(
   common: C,
   fields: F,

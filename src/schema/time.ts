@@ -1,5 +1,5 @@
 import { conversionError } from './conversion-error.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '../errors/index.js';
 
 /**
  * A time of the service (Unix milliseconds, UTC, an integer: spec convention 1, every `date_*`

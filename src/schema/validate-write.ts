@@ -27,22 +27,22 @@ export function validateWrite<C extends SchemaName>(
 ): WriteRecordTypes[C] {
   if (!isSchemaName(collection)) {
     const issues = [{ path: [], message: `unknown collection ${JSON.stringify(collection)}` }];
-    throw new ValidationError(`cannot validate a record: ${formatIssues(issues)}`, { issues });
+    throw new ValidationError(`cannot validate a record: ${formatIssues(issues, { max: 10 })}`, { issues });
   }
   const { now } = opts;
   if (now !== undefined && !Number.isSafeInteger(now)) {
     const issues = [{ path: ['now'], message: `must be a time in integer ms, got ${String(now)}` }];
-    throw new ValidationError(`${collection} record: ${formatIssues(issues)}`, { issues });
+    throw new ValidationError(`${collection} record: ${formatIssues(issues, { max: 10 })}`, { issues });
   }
   const schema = schemas[collection].write;
   // Parsing without params keeps zod on its fast path; only a failure is parsed again for wording.
   const result = withWriteTime(now, () => schema.safeParse(input));
   if (result.success) {
-    const unsendable = nonJsonFields(result.data as Record<string, unknown>);
+    const unsendable = nonJsonFields(result.data);
     if (unsendable.length === 0) return result.data as WriteRecordTypes[C];
-    throw new ValidationError(`${collection} record: ${formatIssues(unsendable, unsendable.length)}`, { issues: unsendable });
+    throw new ValidationError(`${collection} record: ${formatIssues(unsendable)}`, { issues: unsendable });
   }
   const worded = schema.safeParse(input, { error: describeIssue });
   const issues = toValidationIssues((worded.error ?? result.error).issues);
-  throw new ValidationError(`${collection} record: ${formatIssues(issues, issues.length)}`, { issues });
+  throw new ValidationError(`${collection} record: ${formatIssues(issues)}`, { issues });
 }

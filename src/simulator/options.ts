@@ -104,7 +104,7 @@ export function resolveFaults(faults: FaultOptions = {}): Required<FaultOptions>
     else if (key.endsWith('Rate') && value > 1) issues.push({ path: ['faults', key], message: `a rate is a share of requests in 0..1, got ${value}` });
     else out[key] = value;
   }
-  if (issues.length > 0) throw new ValidationError(`simulator faults: ${formatIssues(issues, issues.length)}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator faults: ${formatIssues(issues)}`, { issues });
   return out;
 }
 
@@ -121,14 +121,14 @@ export function resolveOptions(opts: SimulatorOptions = {}): ResolvedOptions {
   const token = opts.token ?? tokenForSeed(seed);
   if (!isToken(token)) issues.push({ path: ['token'], message: TOKEN_MESSAGE });
   let basePath = opts.basePath ?? d.basePath;
-  if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(basePath)) issues.push({ path: ['basePath'], message: `expected a path such as /api/v1, got ${String(basePath)}` });
+  if (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(basePath)) issues.push({ path: ['basePath'], message: `expected a path such as /api/v1, got ${basePath}` });
   else basePath = basePath.replace(/\/$/, '');
   const clockStart = opts.clock?.start ?? d.clockStart;
   // History reaches three years back and ids start at 2015-08-19: the clock must be past 2018-09.
   if (!Number.isSafeInteger(clockStart) || clockStart < Date.UTC(2018, 8, 1)) issues.push({ path: ['clock', 'start'], message: `expected a time in ms after 2018-09-01, got ${String(clockStart)}` });
   const logSize = opts.logSize ?? d.logSize;
   if (!Number.isInteger(logSize) || logSize < 1) issues.push({ path: ['logSize'], message: `expected a whole number >= 1, got ${String(logSize)}` });
-  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues, issues.length)}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues)}`, { issues });
   return {
     port,
     host,

@@ -92,11 +92,11 @@ export function applySwitches(current: Switches, changes: SwitchOptions): Switch
   bool('looseWire');
   if (changes.postResponse !== undefined) {
     if (['records', 'ids', 'empty'].includes(changes.postResponse)) next.postResponse = changes.postResponse;
-    else issues.push({ path: ['postResponse'], message: `expected records, ids or empty, got ${String(changes.postResponse)}` });
+    else issues.push({ path: ['postResponse'], message: `expected records, ids or empty, got ${changes.postResponse}` });
   }
   if (changes.ordersOverCap !== undefined) {
-    if (changes.ordersOverCap === 'error' || changes.ordersOverCap === 'truncate') next.ordersOverCap = changes.ordersOverCap;
-    else issues.push({ path: ['ordersOverCap'], message: `expected error or truncate, got ${String(changes.ordersOverCap)}` });
+    if (['error', 'truncate'].includes(changes.ordersOverCap)) next.ordersOverCap = changes.ordersOverCap;
+    else issues.push({ path: ['ordersOverCap'], message: `expected error or truncate, got ${changes.ordersOverCap}` });
   }
   if (changes.ordersMaxBytes !== undefined) {
     if (Number.isSafeInteger(changes.ordersMaxBytes) && changes.ordersMaxBytes >= 2) next.ordersMaxBytes = changes.ordersMaxBytes;
@@ -105,10 +105,10 @@ export function applySwitches(current: Switches, changes: SwitchOptions): Switch
   for (const key of ['missingCollections', 'failingCollections'] as const) {
     const value = changes[key];
     if (value === undefined) continue;
-    const valid = Array.isArray(value) && value.every((c) => c === 'categories' || isCollectionName(c));
+    const valid = Array.isArray(value) && value.every((c: unknown) => c === 'categories' || isCollectionName(c));
     if (valid) next[key] = [...value];
     else issues.push({ path: [key], message: `expected an array of collection names (or 'categories'), got ${String(value)}` });
   }
-  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues, issues.length)}`, { issues });
+  if (issues.length > 0) throw new ValidationError(`simulator options: ${formatIssues(issues)}`, { issues });
   return next;
 }

@@ -11,11 +11,10 @@
  * IndexedDB in the page, failing the write that goes over it as WebKit fails one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineName } from '../../scripts/engines/index.js';
+import { selectedEngines, type EngineName, type EngineTab } from '../../scripts/engines/index.js';
 import type { CheckpointRow } from '../../src/db/sync-rows.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { waitUntil } from '../e2e/dom.js';
-import type { EngineTab } from '../../scripts/engines/index.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type PageFlags, type Stage } from './stage.js';
 

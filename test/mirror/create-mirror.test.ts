@@ -117,6 +117,25 @@ describe('createMirror', () => {
     await waitFor(mirror.status, (s) => s.pendingPushes === 0 && s.phase !== 'auth-error');
   });
 
+  it('takes an environment whose methods read its own fields through this (regression: its clock was called unbound)', async () => {
+    fixture = await startMirrorFixture();
+    const environment = {
+      offsetMs: 1_000,
+      now(): number {
+        return Date.now() + this.offsetMs;
+      },
+      online: true,
+      isOnline(): boolean {
+        return this.online;
+      },
+    };
+    const mirror = fixture.mirror({ environment });
+    const before = Date.now();
+    const report = await mirror.syncNow();
+    expect(report.ran).toBe(true);
+    expect(report.finishedAt).toBeGreaterThanOrEqual(before + environment.offsetMs);
+  });
+
   it('accepts a pageLimit above a collection maximum and syncs with it clamped per collection', async () => {
     fixture = await startMirrorFixture();
     const mirror = fixture.mirror({ pageLimit: 1_000, collections: ['orders', 'customers'], categories: false });

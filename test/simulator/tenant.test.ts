@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeId } from '../../src/ids/index.js';
+import { decodeId, TABLE_IDS } from '../../src/ids/index.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { validateWrite } from '../../src/schema/index.js';
 import { SIZE_PRESETS, createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { PRIVATE_TABLE_IDS } from '../../src/simulator/sim-ids.js';
-import { TABLE_IDS } from '../../src/ids/index.js';
 import { consistencyProblems, integrityProblems, snapshot, type Tables } from './tenant-integrity.js';
 import { historyEndProblems, shiftProblems } from './tenant-realism.js';
 

@@ -7,11 +7,11 @@
 import { baselineSync } from './baseline-sync.js';
 import { jsonRounds } from './json.js';
 import { liveQueryNotification } from './live-query.js';
-import { mirrorSync } from './mirror-sync.js';
+import { mirrorSync, SYNC_MARKS } from './mirror-sync.js';
 import { searchProducts } from './search.js';
 import { timerResolution } from './timer-resolution.js';
 
-export { SYNC_MARKS } from './mirror-sync.js';
+export { SYNC_MARKS };
 
 /** The measurements, by name. */
 const JOBS = { baselineSync, mirrorSync, liveQueryNotification, searchProducts, jsonRounds, timerResolution } as const;

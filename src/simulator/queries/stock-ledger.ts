@@ -60,7 +60,7 @@ export class StockLedger {
   private apply(m: Movement, sign: 1 | -1): void {
     if (m.deleted || typeof m.warehouse !== 'string' || typeof m.product !== 'string' || !this.totals) return;
     let products = this.totals.get(m.warehouse);
-    if (!products) this.totals.set(m.warehouse, (products = new Map()));
+    if (!products) this.totals.set(m.warehouse, (products = new Map<string, StockTotals>()));
     let t = products.get(m.product);
     if (!t) products.set(m.product, (t = { count: 0, sum: 0, priceSum: 0, priceCount: 0, lastPrice: 0, updated: 0 }));
     t.count += sign;

@@ -2,7 +2,7 @@
  * The first half of a write: check one POST body (or register edit) against the collection's
  * write schema without touching the store, so that a batch can be all-or-nothing.
  */
-import { isValidationError, type ValidationIssue } from '../../errors/index.js';
+import { isValidationError, kindOf, type ValidationIssue } from '../../errors/index.js';
 import { tryToId, type Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { validateWrite } from '../../schema/index.js';
@@ -26,7 +26,7 @@ export type PrepareResult = { ok: true; write: PreparedWrite } | { ok: false; is
  */
 export function prepareWrite(collection: CollectionName, body: unknown, now: number): PrepareResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, issues: [{ path: [], message: `expected a record object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}` }] };
+    return { ok: false, issues: [{ path: [], message: `expected a record object, got ${kindOf(body)}` }] };
   }
   const input = body as SimRecord;
   const issues: ValidationIssue[] = [];
@@ -42,7 +42,7 @@ export function prepareWrite(collection: CollectionName, body: unknown, now: num
   let fields: SimRecord | undefined;
   try {
     // validateWrite already puts every id field in canonical string form.
-    fields = validateWrite(collection, input, { now }) as SimRecord;
+    fields = validateWrite(collection, input, { now });
     // `id_payment` is a payment-form code, stored as a number: the orders and order items schemas
     // require an integer; on a table whose schema does not describe it, digits sent as text.
     const code = fields.id_payment;

@@ -197,7 +197,7 @@ export class SimStore implements StoreAccess {
   /** Validates a POST body without writing; throws ValidationError naming the fields. */
   prepare(collection: CollectionName, body: unknown): PreparedWrite {
     const result = prepareWrite(collection, body, this.clock.now());
-    if (!result.ok) throw new ValidationError(`${collection} record: ${formatIssues(result.issues)}`, { issues: result.issues });
+    if (!result.ok) throw new ValidationError(`${collection} record: ${formatIssues(result.issues, { max: 10 })}`, { issues: result.issues });
     return result.write;
   }
 

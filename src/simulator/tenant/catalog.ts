@@ -240,7 +240,7 @@ function createNamer(ctx: TenantContext, categories: Categories): { next(rng: Rn
   const poolOf = (section: string) => {
     let entry = pools.get(section);
     if (!entry) {
-      const pool = PRODUCT_POOLS[section] ?? (PRODUCT_POOLS.Káva as readonly ProductGroup[]);
+      const pool = PRODUCT_POOLS[section] ?? PRODUCT_POOLS.Káva!;
       const order = poolNames(pool);
       shuffle(order, ctx.rng('products.names', hashString(section)));
       entry = { pool, order, used: 0 };
@@ -276,10 +276,10 @@ function shelfPrice(czk: number): number {
 }
 
 /** Shuffles in place (Fisher–Yates) with the given generator. */
-function shuffle<T>(items: T[], rng: Rng): void {
+function shuffle(items: unknown[], rng: Rng): void {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(0, i);
-    [items[i], items[j]] = [items[j] as T, items[i] as T];
+    [items[i], items[j]] = [items[j], items[i]];
   }
 }
 

@@ -44,9 +44,9 @@ export interface SalesPlan {
   priceOfDetail: Int32Array;
   payments: TableData;
   /** First payment index of order i. */
-  firstPayment(i: number): number;
+  firstPayment: (i: number) => number;
   /** Order index of payment k. */
-  orderOfPayment(k: number): number;
+  orderOfPayment: (k: number) => number;
 }
 
 /** What the record builders read: the tenant's context, the tables sales refer to, and the plan. */
@@ -121,10 +121,10 @@ function orderRecord({ ctx, places, people, plan }: SalesSources, i: number): Si
     id: orders.id(i),
     id_c: idC,
     _t: 'orders',
-    _v: orders.versions[i] as number,
+    _v: orders.versions[i],
     _d: 0,
     pgx: `${idC}:${orders.id(i)}`,
-    date_created: orders.times[i] as number,
+    date_created: orders.times[i],
     id_shop: places.shops.id(shop),
     id_cash_register: places.cash_registers.id(r),
     id_shift: shifts.id(s),
@@ -183,7 +183,7 @@ function orderRecord({ ctx, places, people, plan }: SalesSources, i: number): Si
     customer_zip: null,
     summary: items === 1 ? '1 položka' : `${items} položek`,
     tags: null,
-    _u_dyn: orders.versions[i] as number,
+    _u_dyn: orders.versions[i],
   };
   return record;
 }
@@ -228,10 +228,10 @@ function detailRecord({ ctx, places, people, catalog, plan }: SalesSources, d: n
     id: details.id(d),
     id_c: idC,
     _t: 'order_details',
-    _v: details.versions[d] as number,
+    _v: details.versions[d],
     _d: 0,
     pgx: `${idC}:${details.id(d)}`,
-    date_created: details.times[d] as number,
+    date_created: details.times[d],
     id_order: orders.id(i),
     id_shop: places.shops.id(shop),
     id_cash_register: places.cash_registers.id(r),
@@ -307,10 +307,10 @@ function paymentRecord({ ctx, places, people, plan }: SalesSources, k: number): 
     id: payments.id(k),
     id_c: idC,
     _t: 'transactions',
-    _v: payments.versions[k] as number,
+    _v: payments.versions[k],
     _d: 0,
     pgx: `${idC}:${payments.id(k)}`,
-    date_created: payments.times[k] as number,
+    date_created: payments.times[k],
     transaction_type: 1,
     payment_type: code,
     id_employee: people.employees.id(shiftEmployee[s] as number),

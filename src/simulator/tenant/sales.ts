@@ -182,7 +182,7 @@ function planOrders(ctx: TenantContext, people: People, { closed, days, dayStart
     const first = orderStarts[firstShift] as number;
     const n = (orderStarts[endShift] as number) - first;
     // Each shift's orders, then shuffled among the day's registers (Fisher-Yates).
-    for (let shift = firstShift; shift < endShift; shift++) orderShift.fill(shift, orderStarts[shift] as number, orderStarts[shift + 1] as number);
+    for (let shift = firstShift; shift < endShift; shift++) orderShift.fill(shift, orderStarts[shift], orderStarts[shift + 1]);
     for (let j = n - 1; j > 0; j--) {
       const k = rng.int(0, j);
       const swap = orderShift[first + j] as number;
@@ -195,7 +195,7 @@ function planOrders(ctx: TenantContext, people: People, { closed, days, dayStart
     for (let j = 0; j < n; j++) {
       const i = first + j;
       orderTime[i] = selling + (length * (j + 0.1 + 0.8 * rng.next())) / n;
-      orderClose[i] = Math.floor((orderTime[i] as number) + open) + 2;
+      orderClose[i] = Math.floor(orderTime[i] + open) + 2;
     }
   }
   strictlyIncreasing(orderTime);
@@ -319,7 +319,7 @@ function numberReceipts(ctx: TenantContext, { shiftRegister }: ShiftPlan, { orde
   for (let i = 0; i < O; i++) {
     const r = shiftRegister[orderShift[i] as number] as number;
     lastReceipt[r] = (lastReceipt[r] as number) + 1;
-    orderReceipt[i] = lastReceipt[r] as number;
+    orderReceipt[i] = lastReceipt[r];
   }
   return { orderReceipt, lastReceipt };
 }

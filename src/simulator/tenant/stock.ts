@@ -102,7 +102,7 @@ function movementRecord({ ctx, places, people, catalog, sales, plan, stockups, h
     id: history.id(h),
     id_c: idC,
     _t: 'stock_history',
-    _v: history.versions[h] as number,
+    _v: history.versions[h],
     _d: 0,
     pgx: `${idC}:${history.id(h)}`,
     date_created: t,

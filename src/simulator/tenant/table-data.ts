@@ -65,10 +65,10 @@ export function commonFields(table: TableData, i: number, idC: Id, deletedAt = 0
     id,
     id_c: idC,
     _t: table.name,
-    _v: table.versions[i] as number,
+    _v: table.versions[i],
     _d: deletedAt,
     pgx: `${idC}:${id}`,
   };
-  if (hasDateCreated(table.name)) record.date_created = table.times[i] as number;
+  if (hasDateCreated(table.name)) record.date_created = table.times[i];
   return record;
 }

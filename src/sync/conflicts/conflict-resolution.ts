@@ -1,14 +1,13 @@
 import { Dexie } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
-import { ValidationError } from '../../errors/index.js';
+import { describeValue, ValidationError } from '../../errors/index.js';
 import { isCollectionName, type CollectionName } from '../../schema/collections.js';
 import { validateWrite } from '../../schema/index.js';
 import { appView } from './conflict-check.js';
 import { withoutSent } from '../outbox/outbox-sent.js';
 import { childReferences } from '../records/relations.js';
-import { diffFields, isMetaField, sameValue } from '../records/fields.js';
-import { overlay } from '../records/fields.js';
+import { diffFields, isMetaField, overlay, sameValue } from '../records/fields.js';
 import { deletionFields } from '../records/tombstone.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
@@ -36,9 +35,11 @@ export type ConflictChoice = 'local' | 'server' | object;
  */
 export async function resolveConflict(db: MirrorDb, key: string, choice: ConflictChoice): Promise<void> {
   const collection = collectionOfKey(key);
-  if (choice !== 'local' && choice !== 'server' && (typeof choice !== 'object' || choice === null || Array.isArray(choice))) {
+  // Callers from plain JavaScript can pass anything.
+  const given: unknown = choice;
+  if (given !== 'local' && given !== 'server' && (typeof given !== 'object' || given === null || Array.isArray(given))) {
     throw new ValidationError(`resolveConflict ${key}: the choice must be 'local', 'server' or a record`, {
-      issues: [{ path: ['choice'], message: `expected 'local', 'server' or an object, got ${describe(choice)}` }],
+      issues: [{ path: ['choice'], message: `expected 'local', 'server' or an object, got ${describeValue(choice)}` }],
     });
   }
   const table = db.collection(collection);
@@ -134,14 +135,10 @@ export async function listConflicts(db: MirrorDb): Promise<ConflictRow[]> {
 function collectionOfKey(key: unknown): CollectionName {
   const collection = typeof key === 'string' ? key.slice(0, Math.max(0, key.lastIndexOf(':'))) : '';
   if (!isCollectionName(collection)) {
-    throw new ValidationError(`resolveConflict: not a conflict key: ${describe(key)}`, {
+    throw new ValidationError(`resolveConflict: not a conflict key: ${describeValue(key)}`, {
       issues: [{ path: ['key'], message: 'expected `${collection}:${id}`' }],
     });
   }
   return collection;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}

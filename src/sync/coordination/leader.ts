@@ -145,6 +145,7 @@ class Election implements LeaderElector {
     if (env.locks) return true;
     const gen = this.#generation;
     const held = await tryLease(db, this.#owner, env.now(), this.#leaseMs);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run while the lease was tried
     if (!this.#running || gen !== this.#generation) return false;
     this.#become(held);
     return held;

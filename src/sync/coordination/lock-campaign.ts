@@ -36,8 +36,9 @@ export function campaignWithLocks(locks: LockManagerLike, name: string, signal: 
 export async function lockHeldByAnother(locks: LockManagerLike, name: string): Promise<boolean> {
   let taken = false;
   await locks
-    .request(name, { ifAvailable: true }, async (lock) => {
+    .request(name, { ifAvailable: true }, (lock) => {
       taken = lock === null;
+      return Promise.resolve();
     })
     .catch(() => undefined);
   return taken;

@@ -158,7 +158,7 @@ class Schedule implements Scheduler {
 
   async #runOnce(signal: AbortSignal, settled: readonly Waiter[]): Promise<void> {
     // Yield once so that `current` is assigned before anything below can clear it.
-    await null;
+    await Promise.resolve();
     let failure: unknown;
     let failed = false;
     try {
@@ -176,7 +176,10 @@ class Schedule implements Scheduler {
       this.#failures++;
       if (this.#decide(failure) === 'pause') this.#paused = true;
     }
-    for (const w of settled) failed ? w.reject(failure) : w.resolve();
+    for (const w of settled) {
+      if (failed) w.reject(failure);
+      else w.resolve();
+    }
     if (this.#again) {
       this.#again = false;
       void this.#kick().catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
-import { formatIssues, ValidationError } from '../../errors/index.js';
+import { formatIssues, kindOf, ValidationError } from '../../errors/index.js';
 import { tryToId, type Id } from '../../ids/id.js';
 import { generateId } from '../../ids/index.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../../schema/collections.js';
@@ -44,9 +44,11 @@ export interface LocalEditOptions {
  */
 export async function saveLocal(db: MirrorDb, collection: CollectionName, input: object, options: LocalEditOptions): Promise<Id> {
   assertCollection(collection, 'save');
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  // Callers from plain JavaScript can pass anything.
+  const value: unknown = input;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ValidationError(`save ${collection}: the record must be an object`, {
-      issues: [{ path: [], message: `expected an object, got ${input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input}` }],
+      issues: [{ path: [], message: `expected an object, got ${kindOf(value)}` }],
     });
   }
   const { now } = options;
@@ -177,7 +179,7 @@ function validateEdit(
 ): { validated: Record<string, unknown>; filled: string[] } {
   const candidate: Record<string, unknown> = { ...local, ...given, id: local.id, _v: undefined };
   try {
-    return { validated: validateWrite(collection, candidate, { now }) as Record<string, unknown>, filled: [] };
+    return { validated: validateWrite(collection, candidate, { now }), filled: [] };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const untouched = new Set<string>();
@@ -189,13 +191,13 @@ function validateEdit(
     }
     for (const field of untouched) delete candidate[field];
     try {
-      return { validated: validateWrite(collection, candidate, { now }) as Record<string, unknown>, filled: [...untouched] };
+      return { validated: validateWrite(collection, candidate, { now }), filled: [...untouched] };
     } catch (again) {
       if (!(again instanceof ValidationError)) throw again;
       const issues = error.issues
         .filter((issue) => again.issues.some((i) => i.path[0] === issue.path[0]))
         .map((issue) => ({ ...issue, message: `${issue.message} (the server's value: a save sends the whole record, so give a valid one with this edit)` }));
-      throw new ValidationError(`${collection} record: ${formatIssues(issues, issues.length)}`, { issues });
+      throw new ValidationError(`${collection} record: ${formatIssues(issues)}`, { issues });
     }
   }
 }

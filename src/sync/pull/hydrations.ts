@@ -98,7 +98,7 @@ export function rescueParent(collection: CollectionName | 'categories', raw: unk
   const refused: RefusedChild[] = [];
   for (const item of Array.isArray(value) ? value : value == null ? [] : [value]) {
     const child = parseRecord(hydration.child, item);
-    if (child.ok) good.push(child.record as StoredRecord);
+    if (child.ok) good.push(child.record);
     else refused.push({ collection: hydration.child, raw: item, issues: child.issues });
   }
   const record = parent.record as StoredRecord;

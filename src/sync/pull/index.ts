@@ -10,5 +10,6 @@ export { pullCategories } from './categories.js';
 export { HYDRATIONS, type Hydration } from './hydrations.js';
 export { applyReadRecords, ingestRecords, type IngestReport } from './ingest.js';
 export { createPuller, type CollectionProgress, type Puller, type PullerOptions, type PullReport } from './pull.js';
+export { PULL_DEFAULTS } from './pull-defaults.js';
 export { quarantineRows } from './quarantine.js';
 export { reconcileCollection, type ReconcileOptions, type ReconcileReport } from './reconcile.js';

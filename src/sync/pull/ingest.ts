@@ -34,7 +34,7 @@ export async function ingestRecords(
   records.forEach((raw, index) => {
     const parsed = parseRecord(collection, raw);
     if (parsed.ok) {
-      good.push(parsed.record as StoredRecord);
+      good.push(parsed.record);
       return;
     }
     const rescue = rescueParent(collection, raw, parsed.issues);

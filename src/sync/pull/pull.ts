@@ -5,6 +5,7 @@ import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { holdInQuarantine, sortRejected } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
+import { PULL_DEFAULTS } from './pull-defaults.js';
 import { pageLimitFor, traverse } from './traverse.js';
 
 /** Progress of one collection's pull, as it goes. */
@@ -75,8 +76,8 @@ export interface Puller {
 /** Creates a {@link Puller}. */
 export function createPuller(options: PullerOptions): Puller {
   const { db, client } = options;
-  const pageLimit = options.pageLimit ?? 400;
-  const skew = options.skewMarginMs ?? 60_000;
+  const pageLimit = options.pageLimit ?? PULL_DEFAULTS.pageLimit;
+  const skew = options.skewMarginMs ?? PULL_DEFAULTS.skewMarginMs;
   const now = options.now ?? Date.now;
 
   async function pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport> {

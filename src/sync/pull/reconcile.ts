@@ -3,12 +3,11 @@ import type { StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
-import { nextCheckpoint } from './checkpoint.js';
+import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { dropFromQuarantine, holdInQuarantine, idOfRaw, sortRejected } from './quarantine.js';
 import type { SyncClient } from '../sync-client.js';
-import { traverse } from './traverse.js';
-import { startStopwatch, traversalStart } from './checkpoint.js';
-import { pageLimitFor } from './traverse.js';
+import { PULL_DEFAULTS } from './pull-defaults.js';
+import { pageLimitFor, traverse } from './traverse.js';
 
 /** What a reconcile sweep of one collection found and repaired. */
 export interface ReconcileReport {
@@ -64,7 +63,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   const elapsed = startStopwatch(now);
   const tables = applyTables(db, collection);
 
-  await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: pageLimitFor(collection, options.pageLimit ?? 400) }, options.signal, async (page) => {
+  await traverse(client, collection, { direction: 'forward', versionStart: 0, limit: pageLimitFor(collection, options.pageLimit ?? PULL_DEFAULTS.pageLimit) }, options.signal, async (page) => {
     startedAt ??= traversalStart(page, 0, elapsed());
     // A record the read schema refused is still on the server: it is quarantined, not deleted.
     const serverIds = new Set(page.map((r) => r.id));
@@ -104,7 +103,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   const row = (await db._sync_checkpoints.get(collection)) ?? { collection, checkpoint: 0, initialDone: false };
   await db._sync_checkpoints.put({
     ...row,
-    checkpoint: nextCheckpoint(row.checkpoint, maxV, startedAt ?? now(), options.skewMarginMs ?? 60_000),
+    checkpoint: nextCheckpoint(row.checkpoint, maxV, startedAt ?? now(), options.skewMarginMs ?? PULL_DEFAULTS.skewMarginMs),
     cursor: undefined,
     initialDone: true,
     lastSyncAt: now(),

@@ -43,10 +43,13 @@ export function planBatches<T>(items: readonly T[], limits: BatchLimits, sizeOf:
 
 /** Size in bytes of a value's JSON text in UTF-8 (an upper bound of what `stringifyJson` sends for records with string ids). */
 export function jsonBytes(value: unknown): number {
-  return utf8Length(JSON.stringify(value) ?? 'null');
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  const text = JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
+  return utf8Length(text ?? 'null');
 }
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Bytes of a string in UTF-8, without encoding it. */
 export function utf8Length(text: string): number {

@@ -1,5 +1,4 @@
-import { Dexie } from 'dexie';
-import type { Table } from 'dexie';
+import { Dexie, type Table } from 'dexie';
 import { foldInflightRows } from '../../db/inflight.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';

@@ -1,7 +1,8 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
-import { ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { isConflictStrategy, type ConflictStrategy } from '../conflicts/conflict-strategy.js';
+import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
+import { DEFAULT_CONFLICT, pushOptionIssues } from './push-options.js';
 import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
 import { dropInflight, writeInflight } from './inflight.js';
 import { pushOrder } from '../records/relations.js';
@@ -10,10 +11,10 @@ import { prepareCollection, type OutgoingRecord } from './prepare.js';
 import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
-export type { BeforeBatch, PushClient } from './send-batch.js';
+export type { BeforeBatch, PushClient };
 import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
 
-export type { PushCounts, PushReport } from './push-report.js';
+export type { PushCounts, PushReport };
 
 /** The conflict strategy option of the pusher and of `createMirror` (see {@link ConflictStrategy}). */
 export type ConflictOption = ConflictStrategy;
@@ -72,10 +73,10 @@ export interface Pusher {
  */
 export function createPusher(options: PusherOptions): Pusher {
   const { db, client, beforeBatch } = options;
-  const strategy = options.conflict ?? 'merge';
+  validate(options);
+  const strategy = options.conflict ?? DEFAULT_CONFLICT;
   const now = options.now ?? Date.now;
   const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
-  validate(strategy, limits, beforeBatch);
   const sender = createBatchSender(db, client, beforeBatch);
 
   async function push(opts: PushOptions = {}): Promise<PushReport> {
@@ -142,19 +143,12 @@ function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimi
   return out;
 }
 
-function validate(strategy: unknown, limits: BatchLimits, beforeBatch: unknown): void {
+function validate(options: PusherOptions): void {
   const issues: ValidationIssue[] = [];
+  const beforeBatch: unknown = options.beforeBatch;
   if (beforeBatch !== undefined && typeof beforeBatch !== 'function') issues.push({ path: ['beforeBatch'], message: 'must be a function' });
-  if (!isConflictStrategy(strategy)) {
-    issues.push({ path: ['conflict'], message: "must be 'merge', 'server-wins', 'client-wins' or a resolver function" });
-  }
-  if (!Number.isInteger(limits.maxRecords) || limits.maxRecords < 1) {
-    issues.push({ path: ['batch', 'maxRecords'], message: 'must be an integer of at least 1' });
-  }
-  if (!Number.isInteger(limits.maxBytes) || limits.maxBytes < 2) {
-    issues.push({ path: ['batch', 'maxBytes'], message: 'must be an integer of at least 2' });
-  }
+  issues.push(...pushOptionIssues(options.conflict, options.batch));
   if (issues.length > 0) {
-    throw new ValidationError(`createPusher: bad options: ${issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, { issues });
+    throw new ValidationError(`createPusher: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
 }

@@ -43,7 +43,7 @@ export function readRejections(body: unknown, batchSize: number): RecordRejectio
     if (typeof item !== 'object' || item === null) continue;
     const index = (item as { index?: unknown }).index;
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= batchSize) continue;
-    out.set(index, describeReason(item));
+    out.set(index, describeReason(item as object));
   }
   return out.size > 0 ? out : undefined;
 }
@@ -66,7 +66,7 @@ export function rejectionReason(error: unknown): string {
 function describeReason(item: object): string {
   const { issues, message, error } = item as { issues?: unknown; message?: unknown; error?: unknown };
   if (Array.isArray(issues) && issues.length > 0) {
-    if (issues.every(isIssue)) return formatIssues(issues);
+    if (issues.every(isIssue)) return formatIssues(issues, { max: 10 });
     return shorten(JSON.stringify(issues));
   }
   if (typeof message === 'string' && message !== '') return shorten(message);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCheckpoint } from '../../../src/sync/pull/checkpoint.js';
-import { startStopwatch, traversalStart } from '../../../src/sync/pull/checkpoint.js';
+import { nextCheckpoint, startStopwatch, traversalStart } from '../../../src/sync/pull/checkpoint.js';
 
 describe('nextCheckpoint', () => {
   it('keeps the previous checkpoint when the traversal saw no record', () => {

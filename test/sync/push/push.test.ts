@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError, HttpError, NetworkError } from '../../../src/errors/index.js';
+import { AuthError, HttpError, NetworkError, ValidationError } from '../../../src/errors/index.js';
 import { readSent } from '../../../src/sync/outbox/outbox-sent.js';
 import { createClient } from '../../../src/client/index.js';
 import type { StoredRecord } from '../../../src/db/sync-rows.js';
@@ -7,7 +7,6 @@ import { listConflicts } from '../../../src/sync/conflicts/conflict-resolution.j
 import type { ConflictStrategy } from '../../../src/sync/conflicts/conflict-strategy.js';
 import { removeLocal, saveLocal } from '../../../src/sync/outbox/local-edit.js';
 import { createPusher } from '../../../src/sync/push/push.js';
-import { ValidationError } from '../../../src/errors/index.js';
 import { recordingFetch, startPushFixture, type PushFixture } from './push-fixture.js';
 import { IDBKeyRange } from 'fake-indexeddb';
 import { MirrorDb } from '../../../src/db/mirror-db.js';

@@ -32,7 +32,7 @@ export function postHandler(collection: CollectionName): Handler {
     if (failures.length > 0) {
       const first = failures
         .slice(0, 3)
-        .map((f) => `record ${f.index}: ${formatIssues(f.issues, f.issues.length)}`)
+        .map((f) => `record ${f.index}: ${formatIssues(f.issues)}`)
         .join(' | ');
       return errorReply(400, 'validation', `POST ${collection}: ${failures.length} of ${items.length} record(s) invalid, nothing was written. ${first}`, { records: failures });
     }

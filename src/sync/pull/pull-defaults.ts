@@ -1,0 +1,6 @@
+/**
+ * Defaults of the pull and the reconcile sweep, in one place (`MIRROR_DEFAULTS` shows them to
+ * apps): the most records asked per page (each collection's own maximum applies on top), and the
+ * safety margin under the server time of a traversal's start (docs/design.md, decision 3).
+ */
+export const PULL_DEFAULTS = { pageLimit: 400, skewMarginMs: 60_000 } as const;
