@@ -1,3 +1,4 @@
+import { Dexie, type Transaction } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { foldForSearch, searchWords, SEARCH_FIELD, wholeNameEntry } from '../db/search-words.js';
 import type { StoredRecord } from '../db/sync-rows.js';
@@ -51,15 +52,31 @@ interface Search {
 export async function searchProducts(db: MirrorDb, text: string, limit: number): Promise<StoredRecord[]> {
   const words = searchWords(text);
   if (words.length === 0 || limit <= 0) return [];
+  // Every read of one search in one read-only transaction: one snapshot of the catalogue, and the
+  // engine's cost of opening a transaction paid once rather than for each read (a dozen or more).
+  // Inside a transaction of the app's (or a live query's), the reads join it as they are.
+  // (Dexie types `currentTransaction` as always set; it is null outside a transaction.)
+  const ambient = Dexie.currentTransaction as Transaction | null;
+  if (ambient) return rankedSearch(db, text, words, limit);
+  return db.transaction('r', [db.products, db.categories], () => rankedSearch(db, text, words, limit));
+}
+
+async function rankedSearch(db: MirrorDb, text: string, words: string[], limit: number): Promise<StoredRecord[]> {
   const search: Search = { words, code: foldForSearch(text.trim()), categories: await categoryWords(db) };
   const window = rankWindow(limit);
   const ranked: { product: StoredRecord; rank: Rank; first: boolean }[] = [];
-  for await (const product of readLive(db, await candidateKeys(db, search, window))) {
-    const rank = rankOf(product, search);
-    if (rank === undefined) continue;
-    const name = typeof product.name === 'string' ? searchWords(product.name) : [];
-    ranked.push({ product, rank, first: name[0]?.startsWith(words[0]!) ?? false });
-    if (ranked.length >= window) break;
+  const keys = await candidateKeys(db, search, window);
+  // Read in chunks, each awaited straight from Dexie: a transaction stays open across awaits of its
+  // own requests only (an async generator's extra turns let the engine commit it under the search).
+  for (let start = 0; start < keys.length && ranked.length < window; start += READ_CHUNK) {
+    for (const product of await db.products.bulkGet(keys.slice(start, start + READ_CHUNK))) {
+      if (!product || !isLive(product)) continue;
+      const rank = rankOf(product, search);
+      if (rank === undefined) continue;
+      const name = typeof product.name === 'string' ? searchWords(product.name) : [];
+      ranked.push({ product, rank, first: name[0]?.startsWith(words[0]!) ?? false });
+      if (ranked.length >= window) break;
+    }
   }
   ranked.sort((a, b) => a.rank - b.rank || Number(b.first) - Number(a.first) || nameOf(a.product).localeCompare(nameOf(b.product)));
   return ranked.slice(0, limit).map((r) => r.product);
@@ -67,20 +84,22 @@ export async function searchProducts(db: MirrorDb, text: string, limit: number):
 
 /** The keys of the products that may match, best candidates first, each once. */
 async function candidateKeys(db: MirrorDb, search: Search, window: number): Promise<string[]> {
-  const index = db.products.where(SEARCH_FIELD);
-  const exact = await index.equals(wholeNameEntry(search.words)).primaryKeys();
-  let rest: string[];
+  const index = () => db.products.where(SEARCH_FIELD);
+  // The reads are independent: asked together, the engine answers them in one go.
+  const exact = index().equals(wholeNameEntry(search.words)).primaryKeys();
+  let rest: Promise<string[][]>;
   if (search.words.length === 1) {
     const word = search.words[0]!;
-    rest = [
-      ...(await index.equals(word).limit(window).primaryKeys()),
-      ...(await index.startsWith(word).limit(2 * window).primaryKeys()),
-      ...(await inCategories(db, search, word, window)).keys,
-    ];
+    rest = Promise.all([
+      index().equals(word).limit(window).primaryKeys(),
+      index().startsWith(word).limit(2 * window).primaryKeys(),
+      inCategories(db, search, word, window).then((found) => found.keys),
+    ]);
   } else {
-    rest = await commonKeys(db, search, window);
+    rest = commonKeys(db, search, window).then((keys) => [keys]);
   }
-  return [...new Set([...exact, ...rest])];
+  const [first, others] = await Promise.all([exact, rest]);
+  return [...new Set([...first, ...others.flat()])];
 }
 
 /**
@@ -116,15 +135,6 @@ async function inCategories(db: MirrorDb, search: Search, word: string, cap: num
   const ids = [...search.categories].filter(([, words]) => words.some((w) => w.startsWith(word))).map(([id]) => id);
   const keys = await Promise.all(ids.map((id) => db.products.where('id_category').equals(id).limit(cap).primaryKeys()));
   return { keys: keys.flat(), complete: keys.every((k) => k.length < cap) };
-}
-
-/** The live products of `keys`, read in chunks, in key order given. */
-async function* readLive(db: MirrorDb, keys: readonly string[]): AsyncGenerator<StoredRecord> {
-  for (let start = 0; start < keys.length; start += READ_CHUNK) {
-    for (const product of await db.products.bulkGet(keys.slice(start, start + READ_CHUNK))) {
-      if (product && isLive(product)) yield product;
-    }
-  }
 }
 
 /** The rank of a product for the search, or undefined when a word typed starts none of its words. */

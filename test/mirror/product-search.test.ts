@@ -134,6 +134,44 @@ describe('searchProducts', () => {
   });
 });
 
+describe('searchProducts in one transaction', () => {
+  /** A coffee shop's catalogue in a database that counts the transactions its engine opens. */
+  async function countingCoffeeShop(): Promise<{ db: MirrorDb; opened: () => number }> {
+    const db = new MirrorDb(`product-search-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    open.push(db);
+    let count = 0;
+    db.use({ stack: 'dbcore', name: 'count-transactions', create: (down) => ({ ...down, transaction: (...args) => (count++, down.transaction(...args)) }) });
+    await db.products.bulkPut([product('20', 'Espresso káva', { id_category: '1' }), product('30', 'Káva Yirgacheffe 250 g', { id_category: '1' }), product('60', 'Zmrzlina', { id_category: '4' })]);
+    await db.categories.bulkPut([category('1', 'Káva zrnková'), category('4', 'Dezerty')]);
+    return { db, opened: () => count };
+  }
+
+  it('reads the catalogue in one read-only transaction (an engine pays for each one it opens)', async () => {
+    const { db, opened } = await countingCoffeeShop();
+    const query = createQueries(db);
+    for (const text of ['kava', 'kava yirga', 'z']) {
+      const before = opened();
+      await query.searchProducts(text);
+      expect(opened() - before, text).toBe(1);
+    }
+  });
+
+  it("answers the same inside the app's own transaction and in a live query, joining them", async () => {
+    const { db, opened } = await countingCoffeeShop();
+    const query = createQueries(db);
+    const alone = names(await query.searchProducts('kava'));
+    expect(alone).toEqual(['Káva Yirgacheffe 250 g', 'Espresso káva']);
+    const before = opened();
+    const inside = await db.transaction('rw', [db.products, db.categories, db.customers], () => query.searchProducts('kava'));
+    expect(names(inside)).toEqual(alone);
+    expect(opened() - before).toBe(1);
+    const live = await new Promise<StoredRecord[]>((resolve, reject) => {
+      const subscription = Dexie.liveQuery(() => query.searchProducts('kava')).subscribe({ next: (rows) => (subscription.unsubscribe(), resolve(rows)), error: reject });
+    });
+    expect(names(live)).toEqual(alone);
+  });
+});
+
 describe('schema version 7 (the product search index)', () => {
   it('gives the products of a version 6 database their search words when it opens', async () => {
     const factory = new IDBFactory();
