@@ -130,12 +130,18 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     await new Promise((resolve) => setTimeout(resolve, 500));
     // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
     const witnessed = new Ledger();
+    let unreadable = 0;
     for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) {
-      if (report.kind === 'notes') replay(witnessed, report.calls);
+      // A witness only explains (it is never checked): one the engine handed back damaged is left
+      // out, which can only make the checks stricter, and counted.
+      const calls = report.kind === 'notes' || report.kind === 'intent' ? report.calls.filter(wellFormed) : [];
+      if (report.kind === 'notes' || report.kind === 'intent') unreadable += report.calls.length - calls.length;
+      if (report.kind === 'notes') replay(witnessed, calls);
       // An edit told before its commit is witnessed once a POST carried the value it wrote: values
       // are unique, so only that edit's transaction, which read what it wrote over, made it.
-      if (report.kind === 'intent') replay(witnessed, report.calls.filter((call) => committedWrite(watch, call)));
+      if (report.kind === 'intent') replay(witnessed, calls.filter((call) => committedWrite(watch, call)));
     }
+    if (unreadable > 0) hooks.progress?.(`${unreadable} witnessed ledger notes came back unreadable from the pages and were left out`);
     const soak: SoakState = {
       server,
       initialCounts,
@@ -204,4 +210,11 @@ function committedWrite(watch: ServiceWatch, call: LedgerCall): boolean {
   if (call[0] !== 'wrote') return false;
   const [, , collection, id, , values] = call[1];
   return Object.entries(values).every(([field, value]) => watch.postedValue(collection, String(id), field, value));
+}
+
+/** Whether a ledger note came back from a page whole: a method, and for a write the values it wrote. */
+function wellFormed(call: LedgerCall): boolean {
+  if (!Array.isArray(call) || !Array.isArray(call[1])) return false;
+  if (call[0] === 'wrote') return typeof call[1][5] === 'object' && call[1][5] !== null;
+  return true;
 }
