@@ -70,7 +70,14 @@ function firefoxTab(page: Page): EngineTab {
     async reload() {
       await page.reload({ waitUntil: 'load' });
     },
-    evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
+    async evaluate(fn, arg) {
+      // WebDriver BiDi sends an object reached twice in one result only once (the second place arrives
+      // undefined), so the result crosses as JSON text, which copies it wherever it appears.
+      const text = await page.evaluate(
+        `(async () => { const result = await (${fn.toString()})(${JSON.stringify(arg)}); return result === undefined ? undefined : JSON.stringify(result); })()`,
+      ) as string | undefined;
+      return (text === undefined ? undefined : JSON.parse(text)) as never;
+    },
     async addScript(code) {
       await page.addScriptTag({ content: code });
     },

@@ -75,6 +75,11 @@ describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 },
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(await slowWork).toBe('slow done');
     await expect(quick.evaluate(() => Promise.reject(new Error('refused in the page')))).rejects.toThrow(/refused in the page/);
+    // One object reached twice in a result comes back in both places (Firefox's BiDi sent the second as undefined).
+    expect(await quick.evaluate(() => {
+      const line = { sku: 'A-1', qty: 2 };
+      return { first: line, again: line, list: [line, line] };
+    })).toEqual({ first: { sku: 'A-1', qty: 2 }, again: { sku: 'A-1', qty: 2 }, list: [{ sku: 'A-1', qty: 2 }, { sku: 'A-1', qty: 2 }] });
     await slow.close();
     await quick.close();
   });

@@ -116,8 +116,7 @@ function opened(): Mirror {
 async function act(run: (edits: DeviceEdits) => Promise<'done' | 'nothing-to-do'>): Promise<PageOutcome> {
   await ready;
   const ledger = new RecordingLedger();
-  // A copy: the note made after the commit holds the same objects, and WebDriver BiDi hands an object
-  // met twice in one result back once (Firefox returned the second as undefined).
+  // A copy, taken now: the note made after the commit holds the same objects.
   const intent = (e: EditIntent) => report({ kind: 'intent', calls: structuredClone([['wrote', [e.step, e.writer, e.collection, e.id, e.before, e.values]]]) as LedgerCall[] });
   const outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger, intent));
   if (ledger.calls.length > 0) report({ kind: 'notes', calls: ledger.calls });
