@@ -2,9 +2,8 @@
  * The command line of `npm run soak:browser`, read and checked:
  * `npm run soak:browser -- --seed 7 --minutes 10 --tabs 4 --engine firefox`.
  */
-import { parseArgs } from 'node:util';
 import { ENGINE_NAMES, isEngineName, type EngineName } from '../engines/index.js';
-import { MAX_MINUTES, numberFlag, seedAndMinutes, UsageError } from '../soak/options.js';
+import { MAX_MINUTES, numberFlag, readSoakFlags, UsageError } from '../soak/options.js';
 
 export { UsageError };
 
@@ -51,25 +50,9 @@ bad flag.
 
 /** Reads the command line; `'help'` when `--help` was given. */
 export function readBrowserSoakOptions(argv: readonly string[]): BrowserSoakOptions | 'help' {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        seed: { type: 'string', default: String(BROWSER_SOAK_DEFAULTS.seed) },
-        minutes: { type: 'string', default: String(BROWSER_SOAK_DEFAULTS.minutes) },
-        tabs: { type: 'string', default: String(BROWSER_SOAK_DEFAULTS.tabs) },
-        engine: { type: 'string', default: BROWSER_SOAK_DEFAULTS.engine },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) return 'help';
-  const { seed, minutes } = seedAndMinutes(values);
+  const flags = readSoakFlags(argv, { seed: BROWSER_SOAK_DEFAULTS.seed, minutes: BROWSER_SOAK_DEFAULTS.minutes, tabs: BROWSER_SOAK_DEFAULTS.tabs, engine: BROWSER_SOAK_DEFAULTS.engine });
+  if (flags === 'help') return 'help';
+  const { seed, minutes, values } = flags;
   const tabs = numberFlag(values.tabs, '--tabs');
   if (!Number.isInteger(tabs) || tabs < 1 || tabs > MAX_TABS) throw new UsageError(`--tabs must be a whole number from 1 to ${MAX_TABS}, got ${JSON.stringify(values.tabs)}`);
   const engine = values.engine.trim();

@@ -49,24 +49,9 @@ export class UsageError extends Error {
 
 /** Reads the command line; `'help'` when `--help` was given. */
 export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        seed: { type: 'string', default: String(SOAK_DEFAULTS.seed) },
-        minutes: { type: 'string', default: String(SOAK_DEFAULTS.minutes) },
-        devices: { type: 'string', default: String(SOAK_DEFAULTS.devices) },
-        help: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) return 'help';
-  const { seed, minutes } = seedAndMinutes(values);
+  const flags = readSoakFlags(argv, { seed: SOAK_DEFAULTS.seed, minutes: SOAK_DEFAULTS.minutes, devices: SOAK_DEFAULTS.devices });
+  if (flags === 'help') return 'help';
+  const { seed, minutes, values } = flags;
   const devices = numberFlag(values.devices, '--devices');
   if (!Number.isInteger(devices) || devices < 1 || devices > MAX_DEVICES) throw new UsageError(`--devices must be a whole number from 1 to ${MAX_DEVICES}, got ${JSON.stringify(values.devices)}`);
   return { seed, minutes, devices };
@@ -75,6 +60,27 @@ export function readSoakOptions(argv: readonly string[]): SoakOptions | 'help' {
 /** The command that repeats a run with these options. */
 export function soakCommand(options: SoakOptions): string {
   return `npm run soak -- --seed ${options.seed} --minutes ${options.minutes} --devices ${options.devices}`;
+}
+
+/**
+ * Reads a soak's command line: every flag takes a value (its default is given) and `--help` none. An
+ * unknown flag, a positional or a bad `--seed`/`--minutes` is a UsageError naming it.
+ */
+export function readSoakFlags<F extends string>(
+  argv: readonly string[],
+  defaults: Record<F | 'seed' | 'minutes', string | number>,
+): { seed: number; minutes: number; values: Record<F, string> } | 'help' {
+  const options: Record<string, { type: 'string'; default: string } | { type: 'boolean'; default: boolean }> = { help: { type: 'boolean', default: false } };
+  for (const [name, value] of Object.entries(defaults)) options[name] = { type: 'string', default: String(value) };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help === true) return 'help';
+  const strings = values as Record<F | 'seed' | 'minutes', string>;
+  return { ...seedAndMinutes(strings), values: strings };
 }
 
 /** `--seed` and `--minutes` as read by `parseArgs`, checked (a UsageError naming the flag), as every soak takes them. */
