@@ -2,31 +2,31 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { AuthError } from '../errors/index.js';
 import type { FailureAction } from '../sync/coordination/index.js';
 import { describeError, isAbort, isClosedDatabase, quotaError } from './failure-kinds.js';
-import type { Lifecycle } from './lifecycle.js';
-import type { SyncPhase, SyncStatus } from './status.js';
+import type { SyncEvent } from './sync-state.js';
 import type { TokenGenerations } from './token-generations.js';
 
-/** What {@link createFailurePolicy} reads and moves. */
-export interface FailurePolicyOptions {
-  db: MirrorDb;
-  lifecycle: Lifecycle;
-  tokens: TokenGenerations;
-  isLeader(): boolean;
-  isOnline(): boolean;
-  restingPhase(): SyncPhase;
-  setStatus: (patch: Partial<SyncStatus>) => void;
+/** What a failed run means for the sync's state, and whether the schedule carries on. */
+export interface FailureVerdict {
+  /** The state's event: `run-cut` for a run cut short on purpose or with a token replaced since. */
+  event: Extract<SyncEvent, 'run-cut' | 'run-failed' | 'auth-refused' | 'storage-full'>;
+  /** What the status shows as `lastError` (none for a run cut short). */
+  lastError?: { name: string; message: string };
+  /** `'pause'` where only the app can help. */
+  action: FailureAction;
 }
 
-/** How a failed run is shown and whether the schedule carries on. */
-export interface FailurePolicy {
-  /** A failure of a scheduled run: the status it shows, and `'pause'` where only the app can help. */
-  onFailure: (error: unknown) => FailureAction;
-  /** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): none when the run was cut short on purpose. */
-  afterRun(error: unknown, signal: AbortSignal): FailureAction;
+/** What {@link judgeFailure} needs to know besides the error. */
+export interface FailureContext {
+  db: MirrorDb;
+  tokens: TokenGenerations;
+  /** This instance is started and leads: an `AbortError` is then a real failure, not a stop or a step down. */
+  syncingLeader: boolean;
+  /** `close()` was called: the connection is not reopened. */
+  closed: boolean;
 }
 
 /**
- * Creates a {@link FailurePolicy}:
+ * What a failed run means:
  * - a run cut short by `stop()`, `close()` or a step down is no failure;
  * - an auth failure pauses sync (`auth-error`) until `setToken()`, unless the token it was
  *   refused for has been replaced since;
@@ -35,38 +35,24 @@ export interface FailurePolicy {
  * - a lost IndexedDB connection (Safari drops them) is reopened and the run retried;
  * - anything else shows `error` (or `offline`) and is retried with backoff.
  */
-export function createFailurePolicy(options: FailurePolicyOptions): FailurePolicy {
-  const { lifecycle, setStatus } = options;
-
-  function onFailure(error: unknown): FailureAction {
-    if (isAbort(error) && (!lifecycle.running || !options.isLeader())) return 'retry';
-    const lastError = describeError(error);
-    if (options.tokens.isStale(error)) {
-      setStatus({ phase: options.restingPhase() });
-      return 'retry';
-    }
-    if (error instanceof AuthError) {
-      setStatus({ phase: 'auth-error', lastError });
-      return 'pause';
-    }
-    const quota = quotaError(error);
-    if (quota) {
-      // Named the same in every engine, whatever wrapped it (see `quotaError`).
-      setStatus({ phase: 'storage-error', lastError: describeError(quota) });
-      // Firefox refuses the next write of a connection that went over its quota, whatever space is
-      // freed meanwhile ("InvalidStateError: A mutation operation was attempted on a database that
-      // did not allow mutations"); a fresh connection does not. Dexie opens it again on next use.
-      if (!lifecycle.closed) options.db.close({ disableAutoOpen: false });
-      return 'pause';
-    }
-    if (isClosedDatabase(error) && !lifecycle.closed) void options.db.open().catch(() => undefined);
-    const online = options.isOnline();
-    setStatus({ phase: online ? 'error' : 'offline', lastError, online });
-    return 'retry';
+export function judgeFailure(error: unknown, context: FailureContext): FailureVerdict {
+  if (isAbort(error) && !context.syncingLeader) return { event: 'run-cut', action: 'retry' };
+  if (context.tokens.isStale(error)) return { event: 'run-cut', action: 'retry' };
+  if (error instanceof AuthError) return { event: 'auth-refused', lastError: describeError(error), action: 'pause' };
+  const quota = quotaError(error);
+  if (quota) {
+    // Firefox refuses the next write of a connection that went over its quota, whatever space is
+    // freed meanwhile ("InvalidStateError: A mutation operation was attempted on a database that
+    // did not allow mutations"); a fresh connection does not. Dexie opens it again on next use.
+    if (!context.closed) context.db.close({ disableAutoOpen: false });
+    // Named the same in every engine, whatever wrapped it (see `quotaError`).
+    return { event: 'storage-full', lastError: describeError(quota), action: 'pause' };
   }
+  if (isClosedDatabase(error) && !context.closed) void context.db.open().catch(() => undefined);
+  return { event: 'run-failed', lastError: describeError(error), action: 'retry' };
+}
 
-  return {
-    onFailure,
-    afterRun: (error, signal) => (signal.aborted ? 'retry' : onFailure(error)),
-  };
+/** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): none when the run was cut short on purpose. */
+export function judgeRunFailure(error: unknown, signal: AbortSignal, context: FailureContext): FailureVerdict {
+  return signal.aborted ? { event: 'run-cut', action: 'retry' } : judgeFailure(error, context);
 }

@@ -9,13 +9,13 @@ import type { MirrorDb } from '../db/mirror-db.js';
 export const OUTBOX_TOUCHED = 'outbox-touched';
 
 /**
- * Touches the {@link OUTBOX_TOUCHED} row (a failure only delays the push to the next poll). An
- * edit the app saved inside a transaction of its own (a record with its children) is touched for
- * once that transaction has committed, in a transaction of its own: inside the app's, the write
+ * Tells the leading tab that the outbox grew, by touching the {@link OUTBOX_TOUCHED} row (a
+ * failure only delays the push to the next poll). An edit the app saved inside a transaction of
+ * its own (a record with its children) is announced once that transaction has committed, in a transaction of its own: inside the app's, the write
  * would fail when the app left `_sync_meta` out of it, and before it commits the leader would read
  * an outbox without the edit.
  */
-export function touchOutbox(db: MirrorDb, now: number): void {
+export function announceOutboxGrew(db: MirrorDb, now: number): void {
   const touch = () => void db._sync_meta.put({ key: OUTBOX_TOUCHED, value: `${now}-${Math.random()}` }).catch(() => undefined);
   // Null outside a transaction, whatever Dexie's type says.
   const outer = Dexie.currentTransaction as Transaction | null;

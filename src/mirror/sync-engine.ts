@@ -1,31 +1,24 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { CollectionName } from '../schema/collections.js';
-import { createPuller, type Puller } from '../sync/pull/index.js';
+import { createPuller } from '../sync/pull/index.js';
 import { createPusher } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { MIRROR_DEFAULTS, type MirrorOptions } from './options.js';
 import type { StatusFeed } from './status-feed.js';
-import { createSyncCycle, type SyncCycle } from './sync-cycle.js';
+import type { EngineHooks, SyncEngine } from './sync-controller.js';
+import { createSyncCycle } from './sync-cycle.js';
 
 /** What {@link createSyncEngine} is built from. */
-export interface SyncEngineParts {
+export interface SyncEngineParts extends EngineHooks {
   db: MirrorDb;
   client: SyncClient;
   collections: readonly CollectionName[];
   options: MirrorOptions;
   now: () => number;
   feed: StatusFeed;
-  /** Throws when this instance may not push now (see `confirmLead`); awaited before each push and each batch POST. */
-  confirmLead(signal: AbortSignal | undefined): Promise<void>;
 }
 
-/** The puller, the pusher and the cycle that runs them, configured from the mirror's options. */
-export interface SyncEngine {
-  puller: Puller;
-  cycle: SyncCycle;
-}
-
-/** Creates the {@link SyncEngine}: pulls report their progress to the feed, and pushes ask for the lead first. */
+/** Creates the {@link SyncEngine} (the puller, the pusher and the cycle that runs them, configured from the mirror's options): pulls report their progress to the feed, and pushes ask for the lead first. */
 export function createSyncEngine(parts: SyncEngineParts): SyncEngine {
   const { db, client, options, now, feed } = parts;
   const pageLimit = options.pageLimit ?? MIRROR_DEFAULTS.pageLimit;
@@ -45,7 +38,7 @@ export function createSyncEngine(parts: SyncEngineParts): SyncEngine {
     now,
     batch: options.batch,
     // Fencing per batch: the lead is checked again before every POST of a push, not only before it.
-    beforeBatch: (signal) => parts.confirmLead(signal),
+    beforeBatch: (signal) => parts.requireLead(signal),
   });
   const cycle = createSyncCycle({
     db,
@@ -58,8 +51,8 @@ export function createSyncEngine(parts: SyncEngineParts): SyncEngine {
     skewMarginMs,
     reconcileIntervalMs: options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs,
     now,
-    onStart: (initial) => feed.set({ phase: initial ? 'initial-sync' : 'syncing', lastError: undefined }),
-    beforePush: (signal) => parts.confirmLead(signal),
+    onStart: (initial) => parts.onRunStart(initial),
+    beforePush: (signal) => parts.requireLead(signal),
   });
   return { puller, cycle };
 }

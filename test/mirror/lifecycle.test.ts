@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lifecycle, nextState, type LifecycleEvent, type LifecycleState } from '../../src/mirror/lifecycle.js';
+import { initialState, isClosed, isRunning, isStoppedByApp, nextState, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../src/mirror/sync-state.js';
 
 const STATES: LifecycleState[] = ['new', 'running', 'stopping', 'restarting', 'stopped', 'closing', 'closed'];
 const EVENTS: LifecycleEvent[] = ['start', 'stop', 'stopped', 'close', 'closed'];
@@ -37,23 +37,29 @@ describe('the mirror lifecycle', () => {
     expect(into).toEqual(['closing']);
   });
 
-  it('says running, halted and closed from its state', () => {
-    const lifecycle = new Lifecycle();
-    expect([lifecycle.state, lifecycle.running, lifecycle.halted, lifecycle.closed]).toEqual(['new', false, false, false]);
-    lifecycle.send('start');
-    expect([lifecycle.running, lifecycle.halted]).toEqual([true, false]);
-    expect(lifecycle.send('stop')).toEqual({ from: 'running', to: 'stopping' });
-    expect([lifecycle.running, lifecycle.halted]).toEqual([false, true]);
-    expect(lifecycle.send('start')).toEqual({ from: 'stopping', to: 'restarting' });
-    expect(lifecycle.halted).toBe(true);
-    expect(lifecycle.send('stopped')).toEqual({ from: 'restarting', to: 'running' });
-    lifecycle.send('close');
-    expect([lifecycle.running, lifecycle.closed]).toEqual([false, true]);
+  it('says running, stopped by the app and closed from its state', () => {
+    let state: SyncState = initialState(true);
+    /** Moves the state by `event` and says how its lifecycle moved. */
+    const send = (event: LifecycleEvent) => {
+      const from = state.lifecycle;
+      state = transition(state, event);
+      return { from, to: state.lifecycle };
+    };
+    expect([state.lifecycle, isRunning(state), isStoppedByApp(state), isClosed(state)]).toEqual(['new', false, false, false]);
+    send('start');
+    expect([isRunning(state), isStoppedByApp(state)]).toEqual([true, false]);
+    expect(send('stop')).toEqual({ from: 'running', to: 'stopping' });
+    expect([isRunning(state), isStoppedByApp(state)]).toEqual([false, true]);
+    expect(send('start')).toEqual({ from: 'stopping', to: 'restarting' });
+    expect(isStoppedByApp(state)).toBe(true);
+    expect(send('stopped')).toEqual({ from: 'restarting', to: 'running' });
+    send('close');
+    expect([isRunning(state), isClosed(state)]).toEqual([false, true]);
   });
 
   it('lets a stop() called while a start() waits for an earlier stop win', () => {
-    const lifecycle = new Lifecycle();
-    for (const event of ['start', 'stop', 'start', 'stop', 'stopped'] as const) lifecycle.send(event);
-    expect(lifecycle.state).toBe('stopped');
+    let state: SyncState = initialState(true);
+    for (const event of ['start', 'stop', 'start', 'stop', 'stopped'] as const) state = transition(state, event);
+    expect(state.lifecycle).toBe('stopped');
   });
 });
