@@ -3,24 +3,22 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
+import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
-import { ingestRecords } from '../sync/pull/index.js';
+import { createConfiguredCycle, describeError } from '../sync/cycle/index.js';
+import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
+import type { SyncClient } from '../sync/index.js';
+import { createClient } from '../client/index.js';
 import { createEdits, type Edits } from './edits.js';
-import { describeError } from './failure-kinds.js';
 import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders-watch.js';
 import { leaderLockName } from './copy-lead.js';
 import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
-import { clientFor } from './mirror-client.js';
-import { mirroredCollections } from './mirrored-collections.js';
 import { liveObservable } from './live-query.js';
-import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
-import { announceOutboxGrew } from './outbox-touch.js';
+import { FORWARDED_CLIENT_OPTIONS, MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
-import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { announceOutboxGrew, createStatusFeed, type StatusFeed } from './status-feed.js';
 import { createStrandedControl, type StrandedControl } from './stranded-control.js';
-import { createSyncController, type SyncController } from './sync-controller.js';
-import { createSyncEngine } from './sync-engine.js';
 
 export type { Mirror };
 
@@ -59,6 +57,19 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
   const db = mirrorDatabase(name, options);
   const feed = createStatusFeed({ db, online: env.isOnline() });
+  const cycleSettings = {
+    db,
+    client,
+    collections,
+    now: () => env.now(),
+    pageLimit: options.pageLimit ?? MIRROR_DEFAULTS.pageLimit,
+    skewMarginMs: options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs,
+    reconcileIntervalMs: options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs,
+    categories: options.categories ?? MIRROR_DEFAULTS.categories,
+    conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
+    batch: options.batch,
+    onProgress: (collection: CollectionName, p: CollectionProgress) => feed.progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
+  };
   const controller = createSyncController({
     db,
     env,
@@ -68,7 +79,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     pollIntervalMs: options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs,
     leaderLockName: leaderLockName(name),
     leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
-    engine: (hooks) => createSyncEngine({ db, client, collections, options, now: () => env.now(), feed, ...hooks }),
+    cycle: (hooks) => createConfiguredCycle(cycleSettings, hooks),
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
   const assertOpen = (what: string) => controller.assertOpen(what);
@@ -95,6 +106,32 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     await options.storage?.close?.();
   }
   return { db, env, collections, feed, controller, edits, watch, stranded, release };
+}
+
+/**
+ * The client a mirror syncs through: the one given, or one made from the connection options and
+ * the client options the mirror passes on (`fetch`, `timeoutMs`, `retry`, `clientUserAgentHeader`,
+ * `onRetry`), which `createClient` checks. Call after `validateMirrorOptions`.
+ */
+export function clientFor(options: MirrorOptions): SyncClient {
+  if (options.client) return options.client;
+  const forwarded = Object.fromEntries(FORWARDED_CLIENT_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+  return createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent!, ...forwarded });
+}
+
+/**
+ * The collections a mirror keeps: those asked for, each followed by the hydration children of a
+ * parent among them (`products` brings `product_price_matrix`, `orders` brings `order_details`),
+ * which are then pulled, pushed and reconciled on their own like any other.
+ */
+export function mirroredCollections(asked: readonly CollectionName[]): CollectionName[] {
+  const mirrored: CollectionName[] = [];
+  for (const collection of asked) {
+    if (!mirrored.includes(collection)) mirrored.push(collection);
+    const child = HYDRATIONS[collection]?.child;
+    if (child !== undefined && !asked.includes(child) && !mirrored.includes(child)) mirrored.push(child);
+  }
+  return mirrored;
 }
 
 /** The facade an app holds over the parts: each call goes to the collaborator it belongs to. */

@@ -1,4 +1,4 @@
-import type { SyncEnvironment } from '../sync/coordination/index.js';
+import type { SyncEnvironment } from '../coordination/index.js';
 
 /** A short pause that gathers a burst of edits into one push (ms). */
 const GATHER_MS = 50;

@@ -1,38 +1,30 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import { PosCloudError, ValidationError } from '../errors/index.js';
-import type { CollectionName } from '../schema/collections.js';
-import { createLeaderElector, createScheduler, type FailureAction, type LeaderElector, type Scheduler, type SyncEnvironment } from '../sync/coordination/index.js';
-import type { Puller, ReconcileReport } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/index.js';
-import { forgetUnavailable } from './collection-availability.js';
-import { isAbort, quotaError } from './failure-kinds.js';
-import { judgeFailure, judgeRunFailure, type FailureVerdict } from './failure-policy.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { PosCloudError, ValidationError } from '../../errors/index.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { createLeaderElector, createScheduler, type FailureAction, type LeaderElector, type Scheduler, type SyncEnvironment } from '../coordination/index.js';
+import {
+  emptyReport,
+  forgetUnavailable,
+  isAbort,
+  judgeFailure,
+  judgeRunFailure,
+  quotaError,
+  type CycleHooks,
+  type FailureVerdict,
+  type SyncCycle,
+  type SyncReport,
+} from '../cycle/index.js';
+import type { ReconcileReport } from '../pull/index.js';
+import type { SyncClient } from '../sync-client.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
 import { collectionStatusAfter } from './run-status.js';
+import type { StatusPatch, StatusPort } from './status-port.js';
 import { checkedCollections, sweepEach, type SweepParts } from './sweeps.js';
-import type { StatusFeed } from './status-feed.js';
-import type { SyncStatus } from './status.js';
-import type { SyncCycle } from './sync-cycle.js';
-import { emptyReport, type SyncReport } from './sync-report.js';
 import { initialState, isClosed, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
 import { TokenGenerations } from './token-generations.js';
 
 /** How long `syncNow()` after `start()` waits for the election to be decided (ms). */
 export const ELECTION_WAIT_MS = 5_000;
-
-/** What the controller hands the engine it drives. */
-export interface EngineHooks {
-  /** Told when a run starts: whether some collection still needs its first full traversal. */
-  onRunStart(initial: boolean): void;
-  /** Throws an `AbortError` when this instance may not push now; awaited before each push and each batch POST. */
-  requireLead(signal: AbortSignal | undefined): Promise<void>;
-}
-
-/** The engine a controller drives: the puller (for `resync()`) and the cycle of pulls and pushes. */
-export interface SyncEngine {
-  puller: Puller;
-  cycle: SyncCycle;
-}
 
 /** What {@link createSyncController} is built from. */
 export interface SyncControllerOptions {
@@ -40,13 +32,14 @@ export interface SyncControllerOptions {
   env: SyncEnvironment;
   client: SyncClient;
   collections: readonly CollectionName[];
-  feed: StatusFeed;
+  /** The mirror's status: the controller writes the phase and the leader, derived from its state, and what runs found. */
+  feed: StatusPort;
   pollIntervalMs: number;
   /** The election's lock (one per database) and, where Web Locks are missing, its lease (ms). */
   leaderLockName: string;
   leaseMs: number;
-  /** Builds the engine, given the hooks through which it tells the controller and asks it. */
-  engine(hooks: EngineHooks): SyncEngine;
+  /** Builds the cycle the runs run, given the hooks through which it tells the controller and asks it. */
+  cycle: (hooks: CycleHooks) => SyncCycle;
 }
 
 /** The one owner of the sync's state: starting, stopping, leading, pausing, and every run. */
@@ -97,14 +90,14 @@ class Controller implements SyncController {
   readonly #elector: LeaderElector;
   readonly #scheduler: Scheduler;
   readonly #pushSoon: PushSoon;
-  readonly #engine: SyncEngine;
+  readonly #cycle: SyncCycle;
   readonly #unsubscribeConnectivity: () => void;
 
   constructor(o: SyncControllerOptions) {
     this.#o = o;
     const { env } = o;
     this.#state = initialState(env.isOnline());
-    this.#engine = o.engine({
+    this.#cycle = o.cycle({
       onRunStart: (initial) => this.#send(initial ? 'initial-run-began' : 'run-began', { lastError: undefined }),
       requireLead: (signal) => this.#requireLead(signal),
     });
@@ -199,7 +192,7 @@ class Controller implements SyncController {
     await this.#inTurn(async (signal) => {
       // A collection the server lacked is asked again.
       await forgetUnavailable(this.#o.db, only);
-      for (const collection of only) await this.#engine.puller.reset(collection);
+      for (const collection of only) await this.#cycle.reset(collection);
       await sweepEach(parts, only, signal);
     });
   }
@@ -228,11 +221,11 @@ class Controller implements SyncController {
    * Moves the state by `event` and publishes what changed: the phase and the leader derived from
    * the new state, with `patch` (the run's facts: its error, its time, its collections).
    */
-  #send(event: SyncEvent, patch: Partial<SyncStatus> = {}): { before: SyncState; after: SyncState } {
+  #send(event: SyncEvent, patch: StatusPatch = {}): { before: SyncState; after: SyncState } {
     const before = this.#state;
     const after = transition(before, event);
     this.#state = after;
-    const out: Partial<SyncStatus> = { ...patch };
+    const out: StatusPatch = { ...patch };
     if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
     if (after.leader !== before.leader) out.leader = after.leader;
     if (after.online !== before.online) out.online = after.online;
@@ -274,7 +267,7 @@ class Controller implements SyncController {
   async #runOnce(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
     let report: SyncReport;
     try {
-      report = await this.#tokens.track(() => this.#engine.cycle.run(signal, only));
+      report = await this.#tokens.track(() => this.#cycle.run(signal, only));
     } catch (error) {
       if (signal.aborted || isAbort(error)) this.#send('run-cut');
       // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
@@ -294,7 +287,7 @@ class Controller implements SyncController {
       if (!isSyncingLeader(this.#state)) return;
       const signal = this.#term.signal;
       try {
-        await this.#tokens.track(() => this.#engine.cycle.pushPending(signal));
+        await this.#tokens.track(() => this.#cycle.pushPending(signal));
       } catch (error) {
         // Paused, not stopped, so that `setToken` brings the schedule back.
         this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
@@ -314,12 +307,12 @@ class Controller implements SyncController {
   }
 
   #failureContext() {
-    return { db: this.#o.db, tokens: this.#tokens, syncingLeader: isSyncingLeader(this.#state), closed: isClosed(this.#state) };
+    return { db: this.#o.db, isStale: (error: unknown) => this.#tokens.isStale(error), syncingLeader: isSyncingLeader(this.#state), closed: isClosed(this.#state) };
   }
 
   #sweepParts(): SweepParts {
     const { db, env, feed, collections } = this.#o;
-    return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#engine.cycle.reconcile(c, signal) };
+    return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
   }
 
   /** Told by the elector when this instance becomes or stops being the leader. */

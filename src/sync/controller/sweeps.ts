@@ -1,17 +1,16 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { CollectionName } from '../schema/collections.js';
-import { assertCollection } from '../sync/outbox/index.js';
-import type { ReconcileReport } from '../sync/pull/index.js';
-import { pullIsolated } from './isolated-pulls.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { emptyReport, pullIsolated, type SyncReport } from '../cycle/index.js';
+import { assertCollection } from '../outbox/index.js';
+import type { ReconcileReport } from '../pull/index.js';
 import { collectionStatusAfter } from './run-status.js';
-import type { StatusFeed } from './status-feed.js';
-import { emptyReport, type SyncReport } from './sync-report.js';
+import type { StatusPort } from './status-port.js';
 
 /** What the sweeps `resync()` and `reconcile()` ask for work with. */
 export interface SweepParts {
   db: MirrorDb;
   now: () => number;
-  feed: Pick<StatusFeed, 'status' | 'set'>;
+  feed: StatusPort;
   /** The collections the mirror keeps. */
   collections: readonly CollectionName[];
   /** One reconcile sweep of one collection. */

@@ -1,4 +1,30 @@
-import type { SyncPhase } from './status.js';
+import type { FailureEvent } from '../cycle/index.js';
+
+/**
+ * What the sync engine is doing.
+ * - `idle`: not started, or waiting for the next poll.
+ * - `initial-sync`: the first full traversal of at least one collection is under way.
+ * - `syncing`: a delta pull and push is under way.
+ * - `following`: another tab or worker is the leader; this one follows through live queries.
+ * - `offline`: the runtime reports no network; sync resumes when it comes back.
+ * - `auth-error`: the token was refused; sync waits for `setToken()`.
+ * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
+ *   succeeds, `setToken()` is called, or `stop()` then `start()`.
+ * - `error`: the last run failed and will be retried with backoff.
+ * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
+ *   back to it); `closed`: after `close()`, for good.
+ */
+export type SyncPhase =
+  | 'idle'
+  | 'initial-sync'
+  | 'syncing'
+  | 'following'
+  | 'offline'
+  | 'auth-error'
+  | 'storage-error'
+  | 'error'
+  | 'stopped'
+  | 'closed';
 
 /**
  * The sync's one state, as the README's "Lifecycle" table shows it: where the mirror is in its
@@ -40,13 +66,10 @@ export type SyncEvent =
   /** A run began (a collection still needs its first full traversal: `initial-sync`). */
   | 'run-began'
   | 'initial-run-began'
-  /** A run finished; a run cut short on purpose (stop, close, the lead lost, a token replaced meanwhile). */
+  /** A run finished. */
   | 'run-succeeded'
-  | 'run-cut'
-  /** A run failed: retried with backoff; the token refused; storage full. */
-  | 'run-failed'
-  | 'auth-refused'
-  | 'storage-full'
+  /** A run failed: retried with backoff (`run-failed`); the token refused (`auth-refused`); storage full (`storage-full`). */
+  | FailureEvent
   /** `setToken()`: a new token, so a pause waits no longer. */
   | 'token'
   | 'online'

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { initialState, isClosed, isRunning, isStoppedByApp, nextState, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../src/mirror/sync-state.js';
+import { initialState, isClosed, isRunning, isStoppedByApp, nextState, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../../src/sync/controller/sync-state.js';
 
 const STATES: LifecycleState[] = ['new', 'running', 'stopping', 'restarting', 'stopped', 'closing', 'closed'];
 const EVENTS: LifecycleEvent[] = ['start', 'stop', 'stopped', 'close', 'closed'];
@@ -61,5 +63,28 @@ describe('the mirror lifecycle', () => {
     let state: SyncState = initialState(true);
     for (const event of ['start', 'stop', 'start', 'stop', 'stopped'] as const) state = transition(state, event);
     expect(state.lifecycle).toBe('stopped');
+  });
+});
+
+describe("the README's lifecycle table", () => {
+  it('is the code\'s table: every cell names the state the event leads to, or "—" for none', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('### Lifecycle'));
+    const lines = section.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| lifecycle |'));
+    const events = lines[header]!.split('|').slice(2, -1).map((cell) => cell.trim().replaceAll('`', '')) as LifecycleEvent[];
+    expect(events).toEqual(EVENTS);
+    const rows = lines.slice(header + 2).filter((line, i, all) => line.startsWith('|') && all.slice(0, i).every((l) => l.startsWith('|')));
+    expect(rows.map((row) => /^\| `([a-z]+)`/.exec(row)?.[1])).toEqual(STATES);
+    for (const row of rows) {
+      const state = /^\| `([a-z]+)`/.exec(row)![1] as LifecycleState;
+      const cells = row.split('|').slice(2, -1).map((cell) => cell.trim());
+      events.forEach((event, i) => {
+        const cell = cells[i]!;
+        // `start` is refused before the table once closing or closed (`close()` is for good).
+        const expected = cell === '—' || cell === 'refused' ? state : /^`([a-z]+)`$/.exec(cell)?.[1];
+        expect(nextState(state, event), `${state} + ${event}: the README says ${cell}`).toBe(expected);
+      });
+    }
   });
 });
