@@ -1,14 +1,20 @@
 import { Dexie } from 'dexie';
 import { MirrorDb, type IndexedDbDependencies } from '../db/mirror-db.js';
+import type { ExtraIndexes } from '../db/stores.js';
 import { PosCloudError } from '../errors/index.js';
-import type { MirrorOptions } from './options.js';
+
+/** The mirror's options that say where its database lives and what it indexes (see `MirrorOptions`). */
+export interface MirrorDatabaseOptions extends IndexedDbDependencies {
+  indexes?: ExtraIndexes | undefined;
+  storage?: MirrorStorage | undefined;
+}
 
 /**
  * The mirror's Dexie database named `name`, on the IndexedDB the options give (their `storage`,
  * their `indexedDB`, the runtime's, or fake-indexeddb in Node), with the options' extra indexes;
  * a storage is given the database to attach to. Nothing is opened yet: Dexie opens on first use.
  */
-export function mirrorDatabase(name: string, options: Pick<MirrorOptions, 'indexedDB' | 'IDBKeyRange' | 'indexes' | 'storage'>): MirrorDb {
+export function mirrorDatabase(name: string, options: MirrorDatabaseOptions): MirrorDb {
   const given = options.storage ?? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange };
   const idb = resolveIndexedDb({ indexedDB: given.indexedDB, IDBKeyRange: given.IDBKeyRange });
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
