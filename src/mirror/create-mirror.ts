@@ -3,30 +3,22 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
-import { createLeaderElector, defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
-import { ingestRecords } from '../sync/pull/index.js';
+import { createSyncController, type SyncController } from '../sync/controller/index.js';
+import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
+import { createConfiguredCycle, describeError } from '../sync/cycle/index.js';
+import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
+import type { SyncClient } from '../sync/index.js';
+import { createClient } from '../client/index.js';
 import { createEdits, type Edits } from './edits.js';
-import { describeError } from './failure-kinds.js';
-import { createFailurePolicy } from './failure-policy.js';
 import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders-watch.js';
 import { leaderLockName } from './copy-lead.js';
-import { confirmLead } from './leadership.js';
-import { Lifecycle } from './lifecycle.js';
 import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
-import { clientFor } from './mirror-client.js';
-import { mirroredCollections } from './mirrored-collections.js';
 import { liveObservable } from './live-query.js';
-import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
-import { touchOutbox } from './outbox-touch.js';
-import { restingPhase } from './phases.js';
+import { FORWARDED_CLIENT_OPTIONS, MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
-import { createRunQueue } from './run-queue.js';
-import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { announceOutboxGrew, createStatusFeed, type StatusFeed } from './status-feed.js';
 import { createStrandedControl, type StrandedControl } from './stranded-control.js';
-import { createSyncControl, type SyncControl } from './sync-control.js';
-import { createSyncEngine } from './sync-engine.js';
-import { TokenGenerations } from './token-generations.js';
 
 export type { Mirror };
 
@@ -34,9 +26,9 @@ export type { Mirror };
  * Creates a mirror. Nothing touches the network until `start()` or `syncNow()`; live queries
  * over `db` work at once, offline included.
  *
- * The mirror is the facade over a few collaborators: the {@link Lifecycle} (states and the events
- * that move them), the sync control (start, stop, runs through the run queue, the schedule and
- * the push after an edit), the status feed, the edits, and the latest-orders pollers.
+ * The mirror is the facade over a few collaborators: the sync controller (the one owner of the
+ * sync's state: start, stop, leadership, pauses, and every run through its one queue), the status
+ * feed, the edits, the stranded copies, and the latest-orders pollers.
  */
 export function createMirror(options: MirrorOptions): Mirror {
   validateMirrorOptions(options);
@@ -49,10 +41,12 @@ interface MirrorParts {
   env: SyncEnvironment;
   collections: readonly CollectionName[];
   feed: StatusFeed;
-  control: SyncControl;
+  controller: SyncController;
   edits: Edits;
   watch: LatestOrdersWatch;
   stranded: StrandedControl;
+  /** Ends what outlives a stop (pollers, the status feed, the database and its storage), last thing in `close()`. */
+  release: () => Promise<void>;
 }
 
 /** Builds the collaborators from the (valid) options and wires them to each other. */
@@ -62,92 +56,100 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
   const collections = mirroredCollections(options.collections ?? COLLECTIONS);
   const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
   const db = mirrorDatabase(name, options);
-  const lifecycle = new Lifecycle();
-  const queue = createRunQueue();
-  const tokens = new TokenGenerations();
-  const resting = () => restingPhase({ running: lifecycle.running, halted: lifecycle.halted, online: env.isOnline(), leader: elector.isLeader });
-  const feed = createStatusFeed({ db, env, restingPhase: resting, onOutboxGrew: () => control.nudge() });
-  const { puller, cycle } = createSyncEngine({
+  const feed = createStatusFeed({ db, online: env.isOnline() });
+  const cycleSettings = {
     db,
     client,
     collections,
-    options,
     now: () => env.now(),
-    feed,
-    confirmLead: (signal) => confirmLead(elector, lifecycle.running, signal),
-  });
-  const elector = createLeaderElector({
-    db,
-    name: leaderLockName(name),
-    env,
-    leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
-    onChange: (leader) => control.onLeaderChange(leader),
-  });
-  const failures = createFailurePolicy({
-    db,
-    lifecycle,
-    tokens,
-    isLeader: () => elector.isLeader,
-    isOnline: () => env.isOnline(),
-    restingPhase: resting,
-    setStatus: feed.set,
-  });
-  const watch = createLatestOrdersWatch({ db, client, env, onError: (error) => feed.set({ lastError: describeError(error) }) });
-  const control = createSyncControl({
+    pageLimit: options.pageLimit ?? MIRROR_DEFAULTS.pageLimit,
+    skewMarginMs: options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs,
+    reconcileIntervalMs: options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs,
+    categories: options.categories ?? MIRROR_DEFAULTS.categories,
+    conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
+    batch: options.batch,
+    onProgress: (collection: CollectionName, p: CollectionProgress) => feed.progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
+  };
+  const controller = createSyncController({
     db,
     env,
     client,
-    lifecycle,
-    queue,
-    feed,
-    tokens,
-    failures,
-    elector,
-    puller,
-    cycle,
     collections,
+    feed,
     pollIntervalMs: options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs,
-    restingPhase: resting,
-    async release() {
-      watch.stopAll();
-      feed.close();
-      await stranded.close();
-      db.close();
-      await options.storage?.close?.();
-    },
+    leaderLockName: leaderLockName(name),
+    leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
+    cycle: (hooks) => createConfiguredCycle(cycleSettings, hooks),
   });
+  feed.onOutboxGrew(() => controller.outboxGrew());
+  const assertOpen = (what: string) => controller.assertOpen(what);
+  const watch = createLatestOrdersWatch({ db, client, env, onError: (error) => feed.set({ lastError: describeError(error) }) });
   // Copies left by another address with edits in them are looked for at once, reading only.
-  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen: (what) => control.assertOpen(what) });
+  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen });
   void stranded.find().catch(() => undefined);
   const edits = createEdits({
     db,
     collections,
     now: () => env.now(),
-    assertOpen: (what) => control.assertOpen(what),
-    afterEdit() {
-      control.nudge();
+    assertOpen,
+    outboxGrew() {
+      controller.outboxGrew();
       // A tab that does not push itself tells the leader's live query of the outbox.
-      if (!(lifecycle.running && elector.isLeader)) touchOutbox(db, env.now());
+      if (!controller.pushesHere) announceOutboxGrew(db, env.now());
     },
   });
-  return { db, env, collections, feed, control, edits, watch, stranded };
+  async function release(): Promise<void> {
+    watch.stopAll();
+    feed.close();
+    await stranded.close();
+    db.close();
+    await options.storage?.close?.();
+  }
+  return { db, env, collections, feed, controller, edits, watch, stranded, release };
+}
+
+/**
+ * The client a mirror syncs through: the one given, or one made from the connection options and
+ * the client options the mirror passes on (`fetch`, `timeoutMs`, `retry`, `clientUserAgentHeader`,
+ * `onRetry`), which `createClient` checks. Call after `validateMirrorOptions`.
+ */
+export function clientFor(options: MirrorOptions): SyncClient {
+  if (options.client) return options.client;
+  const forwarded = Object.fromEntries(FORWARDED_CLIENT_OPTIONS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+  return createClient({ baseUrl: options.baseUrl!, token: options.token!, userAgent: options.userAgent!, ...forwarded });
+}
+
+/**
+ * The collections a mirror keeps: those asked for, each followed by the hydration children of a
+ * parent among them (`products` brings `product_price_matrix`, `orders` brings `order_details`),
+ * which are then pulled, pushed and reconciled on their own like any other.
+ */
+export function mirroredCollections(asked: readonly CollectionName[]): CollectionName[] {
+  const mirrored: CollectionName[] = [];
+  for (const collection of asked) {
+    if (!mirrored.includes(collection)) mirrored.push(collection);
+    const child = HYDRATIONS[collection]?.child;
+    if (child !== undefined && !asked.includes(child) && !mirrored.includes(child)) mirrored.push(child);
+  }
+  return mirrored;
 }
 
 /** The facade an app holds over the parts: each call goes to the collaborator it belongs to. */
 function mirrorFacade(parts: MirrorParts): Mirror {
-  const { db, env, feed, control, edits, watch, stranded } = parts;
+  const { db, env, feed, controller, edits, watch, stranded } = parts;
+  let closing: Promise<void> | undefined;
   return {
     db,
     query: createQueries(db),
     status: feed.status,
     progress: feed.progress,
-    start: () => control.start(),
-    stop: () => control.stop(),
-    close: () => control.close(),
-    syncNow: (opts) => control.syncNow(opts),
-    resync: (opts) => control.resync(opts),
-    reconcile: (opts) => control.reconcile(opts),
-    setToken: (token) => control.setToken(token),
+    start: () => controller.start(),
+    stop: () => controller.stop(),
+    close: () => (closing ??= controller.close().then(parts.release)),
+    syncNow: (opts) => controller.syncNow(opts),
+    resync: (opts) => controller.resync(opts),
+    reconcile: (opts) => controller.reconcile(opts),
+    setToken: (token) => controller.setToken(token),
     save: edits.save,
     remove: edits.remove,
     retryRejected: edits.retryRejected,
@@ -156,14 +158,14 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     pending: () => pendingEntries(db),
     conflicts: () => listConflicts(db),
     async ingest(collection, records) {
-      control.assertOpen('ingest');
+      controller.assertOpen('ingest');
       assertCollection(collection, 'ingest');
       await ingestRecords(db, collection, records, () => env.now());
     },
     findStranded: () => stranded.find(),
     takeOverEdits: (dbName) => stranded.takeOver(dbName),
     watchLatestOrders(idCashRegister, opts) {
-      control.assertOpen('watchLatestOrders');
+      controller.assertOpen('watchLatestOrders');
       return watch.watch(idCashRegister, opts);
     },
   };

@@ -14,7 +14,7 @@ export interface EditsOptions {
   /** Throws when the mirror is closed (names the call). */
   assertOpen: (what: string) => void;
   /** Told after every change to the outbox: the push follows soon. */
-  afterEdit: () => void;
+  outboxGrew: () => void;
 }
 
 /** The local side of editing: every change lands in the database and the outbox at once, offline too. */
@@ -27,7 +27,7 @@ export interface Edits {
 
 /** Creates the mirror's {@link Edits} (see `Mirror.save` and the others for the rules). */
 export function createEdits(options: EditsOptions): Edits {
-  const { db, collections, assertOpen, afterEdit } = options;
+  const { db, collections, assertOpen, outboxGrew } = options;
 
   /** Refuses an edit of a known collection the mirror leaves out: it would be queued and never pushed. */
   function assertMirrored(collection: unknown, what: string): void {
@@ -45,25 +45,25 @@ export function createEdits(options: EditsOptions): Edits {
       assertOpen('save');
       assertMirrored(collection, 'save');
       const id = await saveLocal(db, collection, record, { now: options.now() });
-      afterEdit();
+      outboxGrew();
       return id;
     },
     async remove(collection, id) {
       assertOpen('remove');
       assertMirrored(collection, 'remove');
       await removeLocal(db, collection, id, { now: options.now() });
-      afterEdit();
+      outboxGrew();
     },
     async retryRejected(ids) {
       assertOpen('retryRejected');
       const count = await retryRejected(db, ids);
-      if (count > 0) afterEdit();
+      if (count > 0) outboxGrew();
       return count;
     },
     async resolveConflict(key, choice) {
       assertOpen('resolveConflict');
       await resolveConflict(db, key, choice);
-      afterEdit();
+      outboxGrew();
     },
   };
 }

@@ -8,7 +8,7 @@ import type { MirrorQueries } from './queries.js';
 import type { SyncProgress, SyncStatus } from './status.js';
 import type { StrandedCopy } from './stranded-copies.js';
 import type { TakeOverReport } from './take-over-edits.js';
-import type { SyncReport } from './sync-report.js';
+import type { SyncReport } from '../sync/cycle/index.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {

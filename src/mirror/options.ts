@@ -1,6 +1,6 @@
 import type { ClientOptions } from '../client/index.js';
 import type { ExtraIndexes } from '../db/stores.js';
-import type { MirrorStorage } from './storage.js';
+import type { MirrorStorage } from './mirror-database.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
 import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';

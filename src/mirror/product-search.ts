@@ -1,8 +1,7 @@
 import { Dexie, type Transaction } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { foldForSearch, searchWords, SEARCH_FIELD, wholeNameEntry } from '../db/search-words.js';
-import type { StoredRecord } from '../db/sync-rows.js';
-import { isLive } from './live-records.js';
+import { isLive, type StoredRecord } from '../db/sync-rows.js';
 
 /**
  * How many live candidates a search ranks at most before it answers: the results asked for and a

@@ -1,8 +1,7 @@
 import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
-import type { StoredRecord } from '../db/sync-rows.js';
+import { isLive, type StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
-import { isLive } from './live-records.js';
 import { searchProducts } from './product-search.js';
 
 export { isLive };

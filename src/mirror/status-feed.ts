@@ -1,48 +1,44 @@
-import { liveQuery } from 'dexie';
+import { Dexie, liveQuery, type Transaction } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { COLLECTIONS } from '../schema/collections.js';
+import { readUnavailable, type ListName } from '../sync/cycle/index.js';
 import { readMovedCreates } from '../sync/push/index.js';
-import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { ObservableValue } from './observable-value.js';
-import { readUnavailable, type ListName } from './collection-availability.js';
-import { OUTBOX_TOUCHED } from './outbox-touch.js';
-import { connectivityChange } from './phases.js';
-import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
+import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
 
 /** Options of {@link createStatusFeed}. */
 export interface StatusFeedOptions {
   db: MirrorDb;
-  env: SyncEnvironment;
-  /** The phase at rest now (see `restingPhase`). */
-  restingPhase: () => SyncPhase;
-  /**
-   * Told when the outbox has new pending entries, or another tab touched it after an edit: the
-   * leader pushes them now rather than at its next poll.
-   */
-  onOutboxGrew(): void;
+  /** The runtime's idea of connectivity when the mirror is made. */
+  online: boolean;
 }
 
 /** The mirror's `status` and `progress`, and what keeps them current. */
 export interface StatusFeed {
   readonly status: ObservableValue<SyncStatus>;
   readonly progress: ObservableValue<SyncProgress>;
-  /** Lays `patch` on the status. */
+  /** Lays `patch` on the status (the phase and the leader are the sync controller's, derived from its state). */
   set: (patch: Partial<SyncStatus>) => void;
-  /** Ends the counts' live query and the connectivity subscription; the status says `closed`, for good. */
+  /**
+   * Tells `listener` when the outbox has new pending entries, or another tab announced an edit:
+   * the leader pushes them now rather than at its next poll.
+   */
+  onOutboxGrew(listener: () => void): void;
+  /** Ends the counts' live query; the status and the progress complete, for good. */
   close(): void;
 }
 
 /**
  * Creates a {@link StatusFeed}. The counts (pending, rejected, conflicts, quarantined) come from
- * the database itself through a live query, so every tab shows the same numbers; connectivity
- * events move the phase (see `connectivityChange`).
+ * the database itself through a live query, so every tab shows the same numbers.
  */
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
-  const { db, env } = options;
-  const status = new ObservableValue<SyncStatus>(initialStatus(env.isOnline()));
+  const { db } = options;
+  const status = new ObservableValue<SyncStatus>(initialStatus(options.online));
   const progress = new ObservableValue<SyncProgress>({ collections: {} });
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
+  let outboxGrew: () => void = () => undefined;
   let outboxTouched: unknown;
   let counts: { unsubscribe(): void } | undefined;
   const followCounts = () => {
@@ -63,7 +59,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
         const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
         outboxTouched = touched;
         set(c);
-        if (grew) options.onOutboxGrew();
+        if (grew) outboxGrew();
       },
       error: () => undefined,
     });
@@ -73,21 +69,42 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   // never answers again: the counts are followed afresh each time the database opens.
   db.on('ready', followCounts, true);
 
-  const unsubscribeConnectivity = env.onConnectivity((online) => set(connectivityChange(status.value.phase, online, options.restingPhase)));
-
   return {
     status,
     progress,
     set,
+    onOutboxGrew(listener) {
+      outboxGrew = listener;
+    },
     close() {
       db.on('ready').unsubscribe(followCounts);
       counts?.unsubscribe();
-      unsubscribeConnectivity();
-      set({ phase: 'closed', leader: false });
       status.complete();
       progress.complete();
     },
   };
+}
+
+/**
+ * The `_sync_meta` row a tab that does not push itself touches after a local edit: the leader's
+ * live query of the outbox counts reads it, so it hears of an edit another tab folded into an
+ * entry already pending (which leaves the counts as they were).
+ */
+export const OUTBOX_TOUCHED = 'outbox-touched';
+
+/**
+ * Tells the leading tab that the outbox grew, by touching the {@link OUTBOX_TOUCHED} row (a
+ * failure only delays the push to the next poll). An edit the app saved inside a transaction of
+ * its own (a record with its children) is announced once that transaction has committed, in a transaction of its own: inside the app's, the write
+ * would fail when the app left `_sync_meta` out of it, and before it commits the leader would read
+ * an outbox without the edit.
+ */
+export function announceOutboxGrew(db: MirrorDb, now: number): void {
+  const touch = () => void db._sync_meta.put({ key: OUTBOX_TOUCHED, value: `${now}-${Math.random()}` }).catch(() => undefined);
+  // Null outside a transaction, whatever Dexie's type says.
+  const outer = Dexie.currentTransaction as Transaction | null;
+  if (outer) outer.on('complete', () => Dexie.ignoreTransaction(touch));
+  else touch();
 }
 
 /** The quarantine's rows counted per collection (one key range each: rows are keyed `${collection}:...`). */

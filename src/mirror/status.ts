@@ -1,33 +1,10 @@
 import type { MovedCreate } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { CollectionProgress } from '../sync/pull/index.js';
+import type { SyncPhase } from '../sync/controller/index.js';
 import type { StrandedCopy } from './stranded-copies.js';
 
-/**
- * What the sync engine is doing.
- * - `idle`: not started, or waiting for the next poll.
- * - `initial-sync`: the first full traversal of at least one collection is under way.
- * - `syncing`: a delta pull and push is under way.
- * - `following`: another tab or worker is the leader; this one follows through live queries.
- * - `offline`: the runtime reports no network; sync resumes when it comes back.
- * - `auth-error`: the token was refused; sync waits for `setToken()`.
- * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
- *   succeeds, `setToken()` is called, or `stop()` then `start()`.
- * - `error`: the last run failed and will be retried with backoff.
- * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
- *   back to it); `closed`: after `close()`, for good.
- */
-export type SyncPhase =
-  | 'idle'
-  | 'initial-sync'
-  | 'syncing'
-  | 'following'
-  | 'offline'
-  | 'auth-error'
-  | 'storage-error'
-  | 'error'
-  | 'stopped'
-  | 'closed';
+export type { SyncPhase };
 
 /** The mirror's sync status, as `mirror.status` publishes it. */
 export interface SyncStatus {

@@ -5,10 +5,9 @@ import type { SyncEnvironment } from '../sync/coordination/index.js';
 import { asLeaderOf } from './copy-lead.js';
 import { readCopyOutbox } from './copy-outbox.js';
 import { assertSameTenant, tenantsOf, tenantsOfCopy } from './copy-tenant.js';
-import { mirrorDatabase } from './mirror-database.js';
+import { mirrorDatabase, resolveIndexedDb } from './mirror-database.js';
+import { announceOutboxGrew } from './status-feed.js';
 import type { MirrorOptions } from './options.js';
-import { touchOutbox } from './outbox-touch.js';
-import { resolveIndexedDb } from './resolve-indexeddb.js';
 import type { SyncStatus } from './status.js';
 import { findStrandedCopies, type StrandedCopy } from './stranded-copies.js';
 import { takeOverEdits, type TakeOverReport } from './take-over-edits.js';
@@ -72,7 +71,7 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
     // Everything that can refuse the copy is checked reading it as it is: a copy refused is left untouched.
     await assertTakeable(dbName);
     const report = await asLeaderOf(dbName, o.env, () => openCopy(dbName), (other) => takeOverEdits({ current: o.db, other, collections: o.collections }));
-    if (report.taken > 0) touchOutbox(o.db, o.env.now());
+    if (report.taken > 0) announceOutboxGrew(o.db, o.env.now());
     await find().catch(() => undefined);
     return report;
   }

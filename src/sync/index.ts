@@ -15,7 +15,11 @@
  *   quarantine, reconcile sweeps, the category tree, ingested records.
  * - `coordination/`: who syncs and when: leader election across tabs, the schedule, and the
  *   runtime's globals behind one replaceable interface.
+ * - `cycle/`: one run's work: the pulls (each collection failing alone), the push and its read
+ *   back, the sweeps when due; what a run did, and what a failure means.
+ * - `controller/`: the one owner of the sync's state (lifecycle, leadership, pause, the last run),
+ *   with one queue of runs and one abort; it drives the schedule, the election and the cycle.
  *
- * The mirror (`src/mirror/`) composes them; it imports from the folders' index files.
+ * The mirror (`src/mirror/`) is the facade over them; it imports from the folders' index files.
  */
 export type { SyncClient, PageLike, RejectedLike, TraversalQuery } from './sync-client.js';

@@ -71,6 +71,8 @@ const SYNC_FOLDERS: Record<string, readonly string[]> = {
   push: ['.', 'records', 'outbox', 'conflicts'],
   pull: ['.', 'records'],
   coordination: ['.'],
+  cycle: ['.', 'records', 'outbox', 'conflicts', 'push', 'pull', 'coordination'],
+  controller: ['.', 'records', 'outbox', 'conflicts', 'push', 'pull', 'coordination', 'cycle'],
 };
 
 describe('the import graph of src/', () => {

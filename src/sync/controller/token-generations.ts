@@ -1,4 +1,4 @@
-import { AuthError } from '../errors/index.js';
+import { AuthError } from '../../errors/index.js';
 
 /**
  * The tokens a mirror has used, counted: `setToken()` begins a new generation. An auth failure

@@ -1,5 +1,5 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { CollectionName } from '../schema/collections.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CollectionName } from '../../schema/collections.js';
 
 /** A collection's list, or the category tree. */
 export type ListName = CollectionName | 'categories';

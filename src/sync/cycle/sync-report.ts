@@ -1,6 +1,6 @@
-import type { CollectionName } from '../schema/collections.js';
-import type { PullReport, ReconcileReport } from '../sync/pull/index.js';
-import type { PushReport } from '../sync/push/index.js';
+import type { CollectionName } from '../../schema/collections.js';
+import type { PullReport, ReconcileReport } from '../pull/index.js';
+import type { PushReport } from '../push/index.js';
 
 /** What one sync run did. */
 export interface SyncReport {

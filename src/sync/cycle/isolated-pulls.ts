@@ -1,6 +1,6 @@
-import type { MirrorDb } from '../db/mirror-db.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
 import { noteAvailability, readUnavailable, recheckDue, type ListName } from './collection-availability.js';
-import { describeError, pullFailureScope } from './failure-kinds.js';
+import { describeError, pullFailureScope } from './failures.js';
 import type { SyncReport } from './sync-report.js';
 
 /** Options of {@link pullIsolated}. */

@@ -1,8 +1,8 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { CollectionName } from '../schema/collections.js';
-import { pullCategories, type Puller, reconcileCollection, type ReconcileReport } from '../sync/pull/index.js';
-import type { Pusher, PushReport } from '../sync/push/index.js';
-import type { SyncClient } from '../sync/index.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { pullCategories, type Puller, reconcileCollection, type ReconcileReport } from '../pull/index.js';
+import type { Pusher, PushReport } from '../push/index.js';
+import type { SyncClient } from '../sync-client.js';
 import { pullIsolated } from './isolated-pulls.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 
@@ -38,6 +38,8 @@ export interface SyncCycle {
   pushPending(signal: AbortSignal): Promise<void>;
   /** One reconcile sweep of one collection: repairs records the deltas missed and removes vanished ones. */
   reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport>;
+  /** Forgets a collection's checkpoint: its next pull is a full traversal (`resync()`). */
+  reset(collection: CollectionName): Promise<void>;
 }
 
 /**
@@ -118,5 +120,6 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       if (pulled.length > 0) await pushAndReadBack(pulled, signal);
     },
     reconcile,
+    reset: (collection) => puller.reset(collection),
   };
 }

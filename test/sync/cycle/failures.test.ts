@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { describeError, isAbort, isQuotaError, quotaError } from '../../src/mirror/failure-kinds.js';
+import { describeError, isAbort, isQuotaError, quotaError } from '../../../src/sync/cycle/failures.js';
 
 /** A quota error as Chromium makes it: no message at all. */
 const chromiumQuota = () => new DOMException('', 'QuotaExceededError');

@@ -1,5 +1,12 @@
-import type { SyncStatus } from './status.js';
-import type { SyncReport } from './sync-report.js';
+import type { ListName, SyncReport } from '../cycle/index.js';
+
+/** The per-collection parts of the status a run changes. */
+export interface CollectionStatus {
+  /** Collections whose last pull failed alone, with the failure. */
+  failing: Partial<Record<ListName, { name: string; message: string }>>;
+  /** Collections whose latest pulled page was mostly refused by the read schema. */
+  refusing: ListName[];
+}
 
 /**
  * What a finished run changes in the per-collection parts of the status: `failing` loses the
@@ -7,7 +14,7 @@ import type { SyncReport } from './sync-report.js';
  * with a mostly refused page and loses those whose pages were mostly accepted. Collections the
  * run did not ask keep what they had.
  */
-export function collectionStatusAfter(status: Pick<SyncStatus, 'failing' | 'refusing'>, report: SyncReport): Pick<SyncStatus, 'failing' | 'refusing'> {
+export function collectionStatusAfter(status: CollectionStatus, report: SyncReport): CollectionStatus {
   const failing = { ...status.failing };
   const refusing = new Set(status.refusing);
   for (const pull of report.pulls) {

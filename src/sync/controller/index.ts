@@ -1,0 +1,12 @@
+/**
+ * The one owner of the sync's state (`sync-controller.ts`): one state combining the lifecycle,
+ * the leadership, the pause, the last run and connectivity, moved by one table (`sync-state.ts`,
+ * the README's "Lifecycle"); `status.phase` derived from it; one queue of runs and one abort (the
+ * term). It drives the schedule and the election (`coordination/`), the push after an edit
+ * (`push-soon.ts`) and the cycle (`cycle/`); the sweeps the app asks for (`sweeps.ts`), what a
+ * run changes in the per-collection status (`run-status.ts`), and the token generations that
+ * tell a stale auth failure (`token-generations.ts`) are its parts.
+ */
+export { createSyncController, ELECTION_WAIT_MS, type SyncController, type SyncControllerOptions } from './sync-controller.js';
+export type { StatusPatch, StatusPort } from './status-port.js';
+export { phaseOf, type LifecycleEvent, type LifecycleState, type PauseReason, type RunState, type SyncEvent, type SyncPhase, type SyncState } from './sync-state.js';

@@ -1,0 +1,375 @@
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { PosCloudError, ValidationError } from '../../errors/index.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { createLeaderElector, createScheduler, type FailureAction, type LeaderElector, type Scheduler, type SyncEnvironment } from '../coordination/index.js';
+import {
+  emptyReport,
+  forgetUnavailable,
+  isAbort,
+  judgeFailure,
+  judgeRunFailure,
+  quotaError,
+  type CycleHooks,
+  type FailureVerdict,
+  type SyncCycle,
+  type SyncReport,
+} from '../cycle/index.js';
+import type { ReconcileReport } from '../pull/index.js';
+import type { SyncClient } from '../sync-client.js';
+import { createPushSoon, type PushSoon } from './push-soon.js';
+import { collectionStatusAfter } from './run-status.js';
+import type { StatusPatch, StatusPort } from './status-port.js';
+import { checkedCollections, sweepEach, type SweepParts } from './sweeps.js';
+import { initialState, isClosed, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
+import { TokenGenerations } from './token-generations.js';
+
+/** How long `syncNow()` after `start()` waits for the election to be decided (ms). */
+export const ELECTION_WAIT_MS = 5_000;
+
+/** What {@link createSyncController} is built from. */
+export interface SyncControllerOptions {
+  db: MirrorDb;
+  env: SyncEnvironment;
+  client: SyncClient;
+  collections: readonly CollectionName[];
+  /** The mirror's status: the controller writes the phase and the leader, derived from its state, and what runs found. */
+  feed: StatusPort;
+  pollIntervalMs: number;
+  /** The election's lock (one per database) and, where Web Locks are missing, its lease (ms). */
+  leaderLockName: string;
+  leaseMs: number;
+  /** Builds the cycle the runs run, given the hooks through which it tells the controller and asks it. */
+  cycle: (hooks: CycleHooks) => SyncCycle;
+}
+
+/** The one owner of the sync's state: starting, stopping, leading, pausing, and every run. */
+export interface SyncController {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Ends the schedule, the election and every run; the status says `closed`. What outlives a stop is the caller's to end. */
+  close(): Promise<void>;
+  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
+  resync(opts?: { collections?: CollectionName[] }): Promise<void>;
+  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  setToken(token: string): void;
+  /** The outbox has new pending entries (a local edit, or another tab's): the leader pushes soon. */
+  outboxGrew(): void;
+  /** This instance is started and leads: it pushes what the outbox holds. */
+  readonly pushesHere: boolean;
+  /** Throws when the mirror is closed, naming the call. */
+  assertOpen(what: string): void;
+}
+
+const abort = (message: string) => new DOMException(message, 'AbortError');
+
+/**
+ * Creates the {@link SyncController}. It owns one {@link SyncState} (lifecycle, leadership, pause,
+ * the last run, connectivity) moved only by {@link transition}, and publishes `status.phase` and
+ * `status.leader` derived from it; one queue, through which every pull and push runs one at a
+ * time; and one abort mechanism, the term: `stop()`, `close()` and the loss of the lead end it,
+ * aborting what it has under way, and what is called afterwards belongs to the next. The
+ * schedule, the election and the push after an edit are collaborators it drives.
+ */
+export function createSyncController(options: SyncControllerOptions): SyncController {
+  return new Controller(options);
+}
+
+/** The {@link SyncController} of one mirror. */
+class Controller implements SyncController {
+  readonly #o: SyncControllerOptions;
+  #state: SyncState;
+  /** The queue's last run: the next one starts after it. */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** The current term: aborted by `stop()`, `close()` and the loss of the lead. */
+  #term = new AbortController();
+  /** The wind-down of `stopping` (what a second `stop()` and a `start()` in `restarting` wait for). */
+  #windingDown: Promise<void> | undefined;
+  /** The work of `closing` (what a second `close()` returns). */
+  #closing: Promise<void> | undefined;
+  readonly #tokens = new TokenGenerations();
+  readonly #elector: LeaderElector;
+  readonly #scheduler: Scheduler;
+  readonly #pushSoon: PushSoon;
+  readonly #cycle: SyncCycle;
+  readonly #unsubscribeConnectivity: () => void;
+
+  constructor(o: SyncControllerOptions) {
+    this.#o = o;
+    const { env } = o;
+    this.#state = initialState(env.isOnline());
+    this.#cycle = o.cycle({
+      onRunStart: (initial) => this.#send(initial ? 'initial-run-began' : 'run-began', { lastError: undefined }),
+      requireLead: (signal) => this.#requireLead(signal),
+    });
+    this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onChange: (leader) => this.#leadershipChanged(leader) });
+    this.#scheduler = createScheduler({
+      env,
+      intervalMs: o.pollIntervalMs,
+      onFailure: (error) => this.#failed(judgeFailure(error, this.#failureContext())),
+      // The term's signal, not the schedule's: the schedule is stopped whenever the term ends.
+      run: () => this.#inTurn((signal) => this.#runOnce(signal)).then(() => undefined),
+    });
+    this.#pushSoon = createPushSoon({
+      env,
+      wanted: () => isSyncingLeader(this.#state) && this.#state.pause === undefined,
+      push: () => void this.#pushPending(),
+    });
+    this.#unsubscribeConnectivity = env.onConnectivity((online) => this.#send(online ? 'online' : 'offline'));
+    o.feed.set({ phase: phaseOf(this.#state), online: this.#state.online, leader: false });
+  }
+
+  get pushesHere(): boolean {
+    return isSyncingLeader(this.#state);
+  }
+
+  assertOpen(what: string): void {
+    if (isClosed(this.#state)) throw new PosCloudError(`${what}: the mirror is closed`);
+  }
+
+  async start(): Promise<void> {
+    this.assertOpen('start');
+    const { before, after } = this.#send('start');
+    // A stop() still winding down finishes first: it would otherwise stop what this start begins.
+    if (after.lifecycle === 'restarting') await this.#windingDown;
+    else if (before.lifecycle !== 'running') this.#beginRunning();
+  }
+
+  stop(): Promise<void> {
+    const { before } = this.#send('stop');
+    if (before.lifecycle !== 'running') return this.#windingDown ?? Promise.resolve();
+    return this.#windDown();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const { before } = this.#send('close');
+      await (before.lifecycle === 'running' ? this.#windDown() : this.#windingDown);
+      // A syncNow(), resync() or reconcile() of a mirror never started is not ended by a stop.
+      this.#endTerm('mirror closed');
+      await this.#drained();
+      this.#unsubscribeConnectivity();
+      this.#send('closed');
+    })();
+    return this.#closing;
+  }
+
+  outboxGrew(): void {
+    this.#pushSoon.request();
+  }
+
+  /** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */
+  async syncNow(opts: { collections?: CollectionName[] } = {}): Promise<SyncReport> {
+    this.assertOpen('syncNow');
+    const only = opts.collections;
+    if (only !== undefined) checkedCollections(this.#sweepParts(), 'syncNow', only);
+    // Right after start() the election may not be decided yet: an undecided tab is no follower.
+    if (isRunning(this.#state)) await this.#electionDecided();
+    this.assertOpen('syncNow');
+    const follows = () => isRunning(this.#state) && !this.#state.leader;
+    if (follows()) return emptyReport(false, this.#o.env.now(), []);
+    // The term the call was made in: a stop(), close() or step-down before its turn comes ends it.
+    const called = this.#term.signal;
+    let signal = called;
+    try {
+      const report = await this.#enqueue(async () => {
+        // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
+        if (follows()) return undefined;
+        called.throwIfAborted();
+        signal = this.#term.signal;
+        return this.#runOnce(signal, only);
+      });
+      return report ?? emptyReport(false, this.#o.env.now(), []);
+    } catch (error) {
+      this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+      throw error;
+    }
+  }
+
+  async resync(opts: { collections?: CollectionName[] } = {}): Promise<void> {
+    this.assertOpen('resync');
+    const parts = this.#sweepParts();
+    const only = checkedCollections(parts, 'resync', opts.collections);
+    await this.#inTurn(async (signal) => {
+      // A collection the server lacked is asked again.
+      await forgetUnavailable(this.#o.db, only);
+      for (const collection of only) await this.#cycle.reset(collection);
+      await sweepEach(parts, only, signal);
+    });
+  }
+
+  async reconcile(opts: { collections?: CollectionName[] } = {}): Promise<ReconcileReport[]> {
+    this.assertOpen('reconcile');
+    const parts = this.#sweepParts();
+    const only = checkedCollections(parts, 'reconcile', opts.collections);
+    return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled);
+  }
+
+  /** `mirror.setToken()`: the client's new token, a new token generation, and a paused schedule resumed. */
+  setToken(token: string): void {
+    if (typeof token !== 'string' || token.length === 0) {
+      throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
+    }
+    const { client } = this.#o;
+    if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
+    client.setToken(token);
+    this.#tokens.bump();
+    this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
+    this.#scheduler.resume();
+  }
+
+  /**
+   * Moves the state by `event` and publishes what changed: the phase and the leader derived from
+   * the new state, with `patch` (the run's facts: its error, its time, its collections).
+   */
+  #send(event: SyncEvent, patch: StatusPatch = {}): { before: SyncState; after: SyncState } {
+    const before = this.#state;
+    const after = transition(before, event);
+    this.#state = after;
+    const out: StatusPatch = { ...patch };
+    if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
+    if (after.leader !== before.leader) out.leader = after.leader;
+    if (after.online !== before.online) out.online = after.online;
+    if (Object.keys(out).length > 0) this.#o.feed.set(out);
+    return { before, after };
+  }
+
+  /** Runs `fn` after every run queued before it; its failure does not stop the queue. */
+  #enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn, fn);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Runs `fn` in its turn, with the term's signal, unless the term it was called in has ended by then. */
+  #inTurn<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const called = this.#term.signal;
+    return this.#enqueue(async () => {
+      called.throwIfAborted();
+      return fn(this.#term.signal);
+    });
+  }
+
+  /** Aborts what the current term has under way (with a reason that says why) and begins the next. */
+  #endTerm(why: string): void {
+    this.#term.abort(abort(why));
+    this.#term = new AbortController();
+  }
+
+  /** Resolves once the queue is empty, runs queued while waiting included. */
+  async #drained(): Promise<void> {
+    for (let last: unknown; last !== this.#tail; ) {
+      last = this.#tail;
+      await last;
+    }
+  }
+
+  /** One full run, reflected in the state: back to rest after it, or after it was cut short on purpose. */
+  async #runOnce(signal: AbortSignal, only?: CollectionName[]): Promise<SyncReport> {
+    let report: SyncReport;
+    try {
+      report = await this.#tokens.track(() => this.#cycle.run(signal, only));
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) this.#send('run-cut');
+      // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
+      throw quotaError(error) ?? error;
+    }
+    const paused = this.#state.pause !== undefined;
+    const { feed } = this.#o;
+    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
+    // A run that succeeds ends a pause: the schedule carries on.
+    if (paused) this.#scheduler.resume();
+    return report;
+  }
+
+  /** The push after an edit, in its turn: asked again then, since this tab may have stopped or stepped down meanwhile. */
+  #pushPending(): Promise<void> {
+    return this.#enqueue(async () => {
+      if (!isSyncingLeader(this.#state)) return;
+      const signal = this.#term.signal;
+      try {
+        await this.#tokens.track(() => this.#cycle.pushPending(signal));
+      } catch (error) {
+        // Paused, not stopped, so that `setToken` brings the schedule back.
+        this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+      }
+    });
+  }
+
+  /** Applies a failed run's verdict to the state; returns whether the schedule carries on. */
+  #failed(verdict: FailureVerdict): FailureAction {
+    if (verdict.event === 'run-failed' && this.#o.env.isOnline() !== this.#state.online) this.#send(this.#o.env.isOnline() ? 'online' : 'offline');
+    this.#send(verdict.event, verdict.lastError ? { lastError: verdict.lastError } : {});
+    return verdict.action;
+  }
+
+  #pauseScheduleOn(action: FailureAction): void {
+    if (action === 'pause') this.#scheduler.pause();
+  }
+
+  #failureContext() {
+    return { db: this.#o.db, isStale: (error: unknown) => this.#tokens.isStale(error), syncingLeader: isSyncingLeader(this.#state), closed: isClosed(this.#state) };
+  }
+
+  #sweepParts(): SweepParts {
+    const { db, env, feed, collections } = this.#o;
+    return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
+  }
+
+  /** Told by the elector when this instance becomes or stops being the leader. */
+  #leadershipChanged(leader: boolean): void {
+    const running = isRunning(this.#state);
+    // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
+    if (!leader && running) this.#endTerm('another tab or worker leads now');
+    this.#send(leader ? 'lead' : 'follow');
+    if (leader && running) this.#scheduler.start();
+    if (!leader) void this.#scheduler.stop();
+  }
+
+  /**
+   * Only the leader pushes. Checked right before each push and each batch POST of it: a started
+   * tab that lost the lease (throttled, say) steps down here instead of posting what the new
+   * leader posts too; a mirror not started (or stopped) pushes only when no other tab leads,
+   * since that one pushes the same outbox.
+   */
+  async #requireLead(signal: AbortSignal | undefined): Promise<void> {
+    const elector = this.#elector;
+    if (isRunning(this.#state)) {
+      if (!(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
+    } else if (await elector.heldByAnother()) throw abort('another tab or worker leads and pushes');
+  }
+
+  /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
+  async #electionDecided(): Promise<void> {
+    const { env } = this.#o;
+    let timer: unknown;
+    await Promise.race([this.#elector.decided(), new Promise<void>((resolve) => (timer = env.setTimeout(resolve, ELECTION_WAIT_MS)))]);
+    env.clearTimeout(timer);
+  }
+
+  /** The lifecycle has just moved to `running`: a new term; campaign, and sync once leading. */
+  #beginRunning(): void {
+    this.#term = new AbortController();
+    void this.#o.env.persistStorage().catch(() => undefined);
+    this.#elector.start();
+  }
+
+  /** What `stop()` does to a running mirror (and `close()` to one): ends the schedule, the election and the runs under way. */
+  #windDown(): Promise<void> {
+    this.#pushSoon.cancel();
+    // A syncNow(), resync() or reconcile() called after this stop runs, as on a mirror never started.
+    this.#endTerm('mirror stopped');
+    const done = (async () => {
+      await this.#scheduler.stop();
+      await this.#elector.stop();
+      await this.#tail;
+      const { after } = this.#send('stopped');
+      // A start() came while this stop wound down, and no stop() after it.
+      if (after.lifecycle === 'running') this.#beginRunning();
+    })();
+    const tracked: Promise<void> = done.finally(() => {
+      if (this.#windingDown === tracked) this.#windingDown = undefined;
+    });
+    this.#windingDown = tracked;
+    return tracked;
+  }
+}

@@ -1,0 +1,192 @@
+import type { FailureEvent } from '../cycle/index.js';
+
+/**
+ * What the sync engine is doing.
+ * - `idle`: not started, or waiting for the next poll.
+ * - `initial-sync`: the first full traversal of at least one collection is under way.
+ * - `syncing`: a delta pull and push is under way.
+ * - `following`: another tab or worker is the leader; this one follows through live queries.
+ * - `offline`: the runtime reports no network; sync resumes when it comes back.
+ * - `auth-error`: the token was refused; sync waits for `setToken()`.
+ * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
+ *   succeeds, `setToken()` is called, or `stop()` then `start()`.
+ * - `error`: the last run failed and will be retried with backoff.
+ * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
+ *   back to it); `closed`: after `close()`, for good.
+ */
+export type SyncPhase =
+  | 'idle'
+  | 'initial-sync'
+  | 'syncing'
+  | 'following'
+  | 'offline'
+  | 'auth-error'
+  | 'storage-error'
+  | 'error'
+  | 'stopped'
+  | 'closed';
+
+/**
+ * The sync's one state, as the README's "Lifecycle" table shows it: where the mirror is in its
+ * life, whether this instance leads, why sync waits for the app, what the last run left behind,
+ * and connectivity. `status.phase` and `status.leader` are derived from it ({@link phaseOf}).
+ *
+ * Lifecycle (what `start()`, `stop()` and `close()` did):
+ * - `new`: made, never started. `syncNow()`, `resync()` and `reconcile()` work; nothing runs on
+ *   its own.
+ * - `running`: `start()` was called: the mirror campaigns for leadership and, as leader, syncs
+ *   on its schedule.
+ * - `stopping`: `stop()` is winding down what runs (the schedule, the election, the runs).
+ * - `restarting`: a `start()` came while a `stop()` was winding down (a UI effect cleaned up and
+ *   run again, as React StrictMode does): the stop finishes, then the mirror runs again. A
+ *   `stop()` called meanwhile wins: back to `stopping`.
+ * - `stopped`: the stop has finished; `start()` carries on where it left.
+ * - `closing`, `closed`: `close()` was called; nothing starts again.
+ */
+export type LifecycleState = 'new' | 'running' | 'stopping' | 'restarting' | 'stopped' | 'closing' | 'closed';
+
+/**
+ * What moves the lifecycle: the app's `start()`, `stop()` and `close()`, and the two endings the
+ * mirror reports itself (`stopped`: a stop's winding down finished; `closed`: the database is closed).
+ */
+export type LifecycleEvent = 'start' | 'stop' | 'stopped' | 'close' | 'closed';
+
+/** Why sync waits for the app: a refused token (until `setToken()`), or full storage. */
+export type PauseReason = 'auth-error' | 'storage-error';
+
+/** What the last run left: nothing under way (`resting`), a run under way, or a failure retried with backoff. */
+export type RunState = 'resting' | 'syncing' | 'initial-sync' | 'failed';
+
+/** Everything else that moves the state: leadership, the runs' outcomes, the token, connectivity. */
+export type SyncEvent =
+  | LifecycleEvent
+  /** The election made this instance the leader, or took the lead from it. */
+  | 'lead'
+  | 'follow'
+  /** A run began (a collection still needs its first full traversal: `initial-sync`). */
+  | 'run-began'
+  | 'initial-run-began'
+  /** A run finished. */
+  | 'run-succeeded'
+  /** A run failed: retried with backoff (`run-failed`); the token refused (`auth-refused`); storage full (`storage-full`). */
+  | FailureEvent
+  /** `setToken()`: a new token, so a pause waits no longer. */
+  | 'token'
+  | 'online'
+  | 'offline';
+
+/** The sync's state. */
+export interface SyncState {
+  readonly lifecycle: LifecycleState;
+  /** This instance leads (holds the lock or the lease). */
+  readonly leader: boolean;
+  readonly pause: PauseReason | undefined;
+  readonly run: RunState;
+  /** The runtime's idea of connectivity. */
+  readonly online: boolean;
+}
+
+/**
+ * The lifecycle's transitions. An event a state does not list leaves the state as it is (a
+ * `start()` of a running mirror, a `stop()` of one never started). `start` is refused before it
+ * gets here once the mirror is closing or closed (`close()` is for good).
+ */
+const LIFECYCLE: { readonly [S in LifecycleState]: { readonly [E in LifecycleEvent]?: LifecycleState } } = {
+  new: { start: 'running', close: 'closing' },
+  running: { stop: 'stopping', close: 'closing' },
+  stopping: { start: 'restarting', stopped: 'stopped', close: 'closing' },
+  restarting: { stop: 'stopping', stopped: 'running', close: 'closing' },
+  stopped: { start: 'running', close: 'closing' },
+  closing: { closed: 'closed' },
+  closed: {},
+};
+
+/** The lifecycle state `event` moves `state` to (the same state when the table lists no move). */
+export function nextState(state: LifecycleState, event: LifecycleEvent): LifecycleState {
+  return LIFECYCLE[state][event] ?? state;
+}
+
+const LIFECYCLE_EVENTS: ReadonlySet<SyncEvent> = new Set<LifecycleEvent>(['start', 'stop', 'stopped', 'close', 'closed']);
+const isLifecycleEvent = (event: SyncEvent): event is LifecycleEvent => LIFECYCLE_EVENTS.has(event);
+
+/**
+ * What each event does beside the lifecycle (the README's second table). A pause and a failure
+ * are cleared by whatever makes a run worth trying again; the lead is only lost, never taken,
+ * outside `running`.
+ */
+function afterEvent(s: SyncState, event: SyncEvent, lifecycle: LifecycleState): SyncState {
+  const began = lifecycle === 'running' && s.lifecycle !== 'running';
+  switch (event) {
+    case 'start':
+      return began ? { ...s, lifecycle, pause: undefined, run: 'resting' } : { ...s, lifecycle };
+    case 'stopped':
+      // The wind-down ended the election and the runs; a restart begins afresh.
+      return { ...s, lifecycle, leader: false, pause: undefined, run: 'resting' };
+    case 'closed':
+      return { ...s, lifecycle, leader: false };
+    case 'lead':
+    case 'follow': {
+      const leader = event === 'lead';
+      return s.lifecycle === 'running' ? { ...s, leader, pause: undefined, run: 'resting' } : { ...s, leader };
+    }
+    case 'run-began':
+      return { ...s, run: 'syncing' };
+    case 'initial-run-began':
+      return { ...s, run: 'initial-sync' };
+    case 'run-succeeded':
+      return { ...s, run: 'resting', pause: undefined };
+    case 'run-cut':
+      return { ...s, run: s.run === 'syncing' || s.run === 'initial-sync' ? 'resting' : s.run };
+    case 'run-failed':
+      return { ...s, run: 'failed' };
+    case 'auth-refused':
+      return { ...s, run: 'resting', pause: 'auth-error' };
+    case 'storage-full':
+      return { ...s, run: 'resting', pause: 'storage-error' };
+    case 'token':
+      return { ...s, pause: s.pause === 'auth-error' ? undefined : s.pause };
+    case 'online':
+      // Back online: a failure shown as `offline` was about the network.
+      return { ...s, online: true, run: s.run === 'failed' ? 'resting' : s.run };
+    case 'offline':
+      return { ...s, online: false, run: 'resting' };
+    default:
+      return { ...s, lifecycle };
+  }
+}
+
+/** The state `event` moves `state` to. */
+export function transition(state: SyncState, event: SyncEvent): SyncState {
+  const lifecycle = isLifecycleEvent(event) ? nextState(state.lifecycle, event) : state.lifecycle;
+  return afterEvent(state, event, lifecycle);
+}
+
+/** A state's lifecycle is `running`: `start()` holds. */
+export const isRunning = (s: SyncState): boolean => s.lifecycle === 'running';
+
+/** A `stop()` has taken effect and no `start()` has since, or one waits for that stop to end (what the status calls `stopped`, once the lead is given back). */
+export const isStoppedByApp = (s: SyncState): boolean => s.lifecycle === 'stopping' || s.lifecycle === 'restarting' || s.lifecycle === 'stopped';
+
+/** `close()` was called: nothing may start any more. */
+export const isClosed = (s: SyncState): boolean => s.lifecycle === 'closing' || s.lifecycle === 'closed';
+
+/** A started instance that leads: the one that syncs on a schedule and pushes after edits. */
+export const isSyncingLeader = (s: SyncState): boolean => isRunning(s) && s.leader;
+
+/**
+ * The phase `status.phase` shows for a state, first rule that holds: closed; a run under way; the
+ * pause; stopped by the app (once the lead is given back: the status says `stopped` and
+ * `leader: false` together); no network; the last run failed; another tab leads; idle.
+ */
+export function phaseOf(s: SyncState): SyncPhase {
+  if (s.lifecycle === 'closed') return 'closed';
+  if (s.run === 'syncing' || s.run === 'initial-sync') return s.run;
+  if (s.pause) return s.pause;
+  if (isStoppedByApp(s) && !s.leader) return 'stopped';
+  if (!s.online) return 'offline';
+  if (s.run === 'failed') return 'error';
+  return isRunning(s) && !s.leader ? 'following' : 'idle';
+}
+
+/** The state of a mirror just made. */
+export const initialState = (online: boolean): SyncState => ({ lifecycle: 'new', leader: false, pause: undefined, run: 'resting', online });

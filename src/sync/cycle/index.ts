@@ -1,0 +1,22 @@
+/**
+ * One run's work: pull every collection (each failing alone: `isolated-pulls.ts`, with the
+ * collections the server lacks remembered in `collection-availability.ts`), the category tree,
+ * push and read back what landed, reconcile sweeps when due (`sync-cycle.ts`, configured from the
+ * mirror's settings in `configured-cycle.ts`); what a run did (`sync-report.ts`); and what a
+ * failure is and means for the sync (`failures.ts`). When runs happen is the controller's.
+ */
+export { forgetUnavailable, readUnavailable, type ListName } from './collection-availability.js';
+export { createConfiguredCycle, type CycleHooks, type CycleSettings } from './configured-cycle.js';
+export {
+  describeError,
+  isAbort,
+  judgeFailure,
+  judgeRunFailure,
+  quotaError,
+  type FailureContext,
+  type FailureEvent,
+  type FailureVerdict,
+} from './failures.js';
+export { pullIsolated } from './isolated-pulls.js';
+export type { SyncCycle } from './sync-cycle.js';
+export { emptyReport, type SyncReport } from './sync-report.js';
