@@ -1,7 +1,6 @@
-import { defaultDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
-import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
+import type { CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
 import { createLeaderElector, defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
 import { ingestRecords } from '../sync/pull/index.js';
@@ -17,7 +16,7 @@ import { mirrorDatabase } from './mirror-database.js';
 import { clientFor } from './mirror-client.js';
 import { mirroredCollections } from './mirrored-collections.js';
 import { liveObservable } from './live-query.js';
-import { MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
+import { resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { touchOutbox } from './outbox-touch.js';
 import { restingPhase } from './phases.js';
 import { createQueries } from './queries.js';
@@ -39,8 +38,7 @@ export type { Mirror };
  * the push after an edit), the status feed, the edits, and the latest-orders pollers.
  */
 export function createMirror(options: MirrorOptions): Mirror {
-  validateMirrorOptions(options);
-  return mirrorFacade(assembleMirror(options));
+  return mirrorFacade(assembleMirror(resolveMirrorOptions(options)));
 }
 
 /** The collaborators a mirror is made of. */
@@ -55,12 +53,12 @@ interface MirrorParts {
   stranded: StrandedControl;
 }
 
-/** Builds the collaborators from the (valid) options and wires them to each other. */
-function assembleMirror(options: MirrorOptions): MirrorParts {
+/** Builds the collaborators from the resolved options and wires them to each other. */
+function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const env: SyncEnvironment = { ...defaultEnvironment(), ...options.environment };
   const client = clientFor(options);
-  const collections = mirroredCollections(options.collections ?? COLLECTIONS);
-  const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
+  const collections = mirroredCollections(options.collections);
+  const name = options.dbName;
   const db = mirrorDatabase(name, options);
   const lifecycle = new Lifecycle();
   const queue = createRunQueue();
@@ -80,7 +78,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     db,
     name: leaderLockName(name),
     env,
-    leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
+    leaseMs: options.leaderLeaseMs,
     onChange: (leader) => control.onLeaderChange(leader),
   });
   const failures = createFailurePolicy({
@@ -106,7 +104,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     puller,
     cycle,
     collections,
-    pollIntervalMs: options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs,
+    pollIntervalMs: options.pollIntervalMs,
     restingPhase: resting,
     async release() {
       watch.stopAll();

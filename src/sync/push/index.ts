@@ -7,7 +7,7 @@
  * `push.ts` runs it, parents before children; `push-report.ts` counts what it did.
  */
 export { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
-export { DEFAULT_CONFLICT, pushOptionIssues } from './push-options.js';
+export { batchOption, conflictOption, DEFAULT_CONFLICT } from './push-options.js';
 export {
   createPusher,
   type ConflictOption,
