@@ -6,10 +6,10 @@ import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
 import { batchOption, conflictOption } from './push-options.js';
 import { jsonBytes, planBatches, type BatchLimits } from './batches.js';
 import { fnOption, parseOptions } from '../../schema/option-schema.js';
-import { dropInflight, writeInflight } from './inflight.js';
+import { dropInflight, writeInflight } from '../../db/inflight.js';
 import { pushOrder } from '../records/relations.js';
 import { moveCollidingCreates } from './id-collisions.js';
-import { prepareCollection, type OutgoingRecord } from './prepare.js';
+import { inflightEntryOf, prepareCollection, type OutgoingRecord } from './prepare.js';
 import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
@@ -111,7 +111,7 @@ export function createPusher(options: PusherOptions): Pusher {
     counts.batches += batches.length;
     // Write-ahead: what each POST carries is stored before any goes out, one row per batch, so a
     // POST that landed is recognised even when this process dies before its answer is handled.
-    const inflight = await writeInflight(db, collection, batches);
+    const inflight = await writeInflight(db._sync_inflight, collection, batches.map((batch) => batch.map(inflightEntryOf)));
     const settled = settlementQueue(db, collection);
     let unsent = 0; // the first batch not POSTed yet
     try {
@@ -123,7 +123,7 @@ export function createPusher(options: PusherOptions): Pusher {
     } catch (error) {
       // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
       await settled.drain().catch(() => undefined);
-      await dropInflight(db, inflight.slice(unsent)).catch(() => undefined);
+      await dropInflight(db._sync_inflight, inflight.slice(unsent)).catch(() => undefined);
       throw error;
     }
     await settled.drain();
