@@ -1,5 +1,5 @@
 import type { MirrorDb } from '../db/mirror-db.js';
-import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
+import { assertCollection, listOutbox } from '../sync/outbox/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
 import { createLeaderElector, defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
@@ -151,7 +151,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
     live: liveObservable,
-    pending: () => pendingEntries(db),
+    pending: () => listOutbox(db),
     conflicts: () => listConflicts(db),
     async ingest(collection, records) {
       control.assertOpen('ingest');
