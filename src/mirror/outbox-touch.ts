@@ -1,4 +1,5 @@
 import { Dexie, type Transaction } from 'dexie';
+import { META_KEYS } from '../db/meta-keys.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 
 /**
@@ -6,7 +7,7 @@ import type { MirrorDb } from '../db/mirror-db.js';
  * live query of the outbox counts reads it, so it hears of an edit another tab folded into an
  * entry already pending (which leaves the counts as they were).
  */
-export const OUTBOX_TOUCHED = 'outbox-touched';
+export const OUTBOX_TOUCHED = META_KEYS.outboxTouched;
 
 /**
  * Touches the {@link OUTBOX_TOUCHED} row (a failure only delays the push to the next poll). An
