@@ -1,4 +1,6 @@
-import { formatIssues, ValidationError, type PosCloudError, type RequestInfo, type ValidationIssue } from '../errors/index.js';
+import { z } from 'zod';
+import { formatIssues, ValidationError, type PosCloudError, type RequestInfo } from '../errors/index.js';
+import { fnOption, listOf, parseOptions, withRules } from '../schema/option-schema.js';
 
 /** HTTP methods the client sends, as ky names them. */
 export type RetryMethod = 'get' | 'post';
@@ -149,106 +151,6 @@ export const CLIENT_DEFAULTS = {
  */
 export const MIN_TOKEN_LENGTH = 8;
 
-/** Characters a header value may hold: visible ASCII, space and tab (RFC 9110 field-value, no obs-text). */
-const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
-
-/**
- * Validates the options of `createClient` and fills in defaults. Throws one `ValidationError`
- * listing every bad option by name; the token's value is never echoed.
- */
-export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
-  const issues: ValidationIssue[] = [];
-  const bad = (path: string, message: string): void => {
-    issues.push({ path: [path], message });
-  };
-  // Callers from plain JavaScript can pass anything.
-  const given: unknown = options;
-  if (typeof given !== 'object' || given === null) {
-    throw new ValidationError('createClient: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
-  }
-
-  const baseUrl = checkBaseUrl(options.baseUrl, bad);
-  checkToken(options.token, 'token', bad);
-  if (typeof options.userAgent !== 'string' || options.userAgent.trim() === '') {
-    bad('userAgent', 'required: a non-empty string identifying the app or its developer');
-  } else if (!HEADER_VALUE.test(options.userAgent)) {
-    bad('userAgent', 'must hold only visible ASCII characters and spaces (it is sent as a header)');
-  }
-  if (options.clientUserAgentHeader !== undefined && typeof options.clientUserAgentHeader !== 'boolean') {
-    bad('clientUserAgentHeader', 'must be true or false');
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') bad('fetch', 'must be a function');
-  if (options.timeoutMs !== undefined && !isPositiveMs(options.timeoutMs)) bad('timeoutMs', POSITIVE_MS_MESSAGE);
-  if (options.random !== undefined && typeof options.random !== 'function') bad('random', 'must be a function');
-  if (options.onRetry !== undefined && typeof options.onRetry !== 'function') bad('onRetry', 'must be a function');
-  const retry = resolveRetry(options.retry, bad);
-
-  if (issues.length > 0) {
-    throw new ValidationError(`createClient: invalid options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
-  }
-  return {
-    baseUrl,
-    token: options.token,
-    userAgent: options.userAgent,
-    clientUserAgentHeader: options.clientUserAgentHeader ?? true,
-    fetch: options.fetch,
-    timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
-    retry,
-    random: options.random ?? Math.random,
-    onRetry: options.onRetry,
-  };
-}
-
-/** The retry options with defaults filled in; each bad one is reported under `retry.<name>`. */
-function resolveRetry(given: unknown, bad: (path: string, message: string) => void): ResolvedRetry {
-  const retry: ResolvedRetry = { ...CLIENT_DEFAULTS.retry, methods: [...CLIENT_DEFAULTS.retry.methods], statusCodes: [...CLIENT_DEFAULTS.retry.statusCodes], afterStatusCodes: [...CLIENT_DEFAULTS.retry.afterStatusCodes] };
-  if (given === undefined) return retry;
-  if (typeof given !== 'number' && (typeof given !== 'object' || given === null || Array.isArray(given))) {
-    bad('retry', 'must be a number of retries or an object of retry options');
-    return retry;
-  }
-  const r: RetryOptions = typeof given === 'number' ? { limit: given } : given;
-  const known = new Set(['limit', 'methods', 'statusCodes', 'afterStatusCodes', 'maxRetryAfter', 'backoffLimit', 'maxDelayMs', 'baseDelayMs', 'jitter']);
-  for (const key of Object.keys(r)) if (!known.has(key)) bad(`retry.${key}`, `unknown retry option (known: ${[...known].join(', ')})`);
-  if (r.limit !== undefined) {
-    if (!Number.isInteger(r.limit) || r.limit < 0 || r.limit > 100) bad('retry.limit', 'must be a whole number of retries from 0 to 100 (0: no retry)');
-    else retry.limit = r.limit;
-  }
-  if (r.methods !== undefined) {
-    if (!Array.isArray(r.methods) || !r.methods.every((m: unknown) => m === 'get' || m === 'post')) bad('retry.methods', "must be an array of 'get' and 'post'");
-    else retry.methods = [...r.methods];
-  }
-  for (const key of ['statusCodes', 'afterStatusCodes'] as const) {
-    const codes = r[key];
-    if (codes === undefined) continue;
-    if (!Array.isArray(codes) || !codes.every((c) => Number.isInteger(c) && c >= 400 && c <= 599)) bad(`retry.${key}`, 'must be an array of HTTP error statuses (400 to 599)');
-    else retry[key] = [...codes];
-  }
-  if (r.maxDelayMs !== undefined && r.backoffLimit !== undefined && r.maxDelayMs !== r.backoffLimit) bad('retry.maxDelayMs', 'is the same option as retry.backoffLimit: give one');
-  for (const [key, value] of [['maxRetryAfter', r.maxRetryAfter], ['backoffLimit', r.backoffLimit ?? r.maxDelayMs], ['baseDelayMs', r.baseDelayMs]] as const) {
-    if (value === undefined) continue;
-    if (!isDelayMs(value)) bad(`retry.${key === 'backoffLimit' && r.backoffLimit === undefined ? 'maxDelayMs' : key}`, DELAY_MS_MESSAGE);
-    else retry[key] = value;
-  }
-  if (r.jitter !== undefined) {
-    if (typeof r.jitter !== 'boolean') bad('retry.jitter', 'must be true or false');
-    else retry.jitter = r.jitter;
-  }
-  return retry;
-}
-
-/**
- * Checks an API token: a non-empty string that can travel in a header. Reports under `name`
- * without ever quoting the value.
- */
-export function checkToken(token: unknown, name: string, bad: (path: string, message: string) => void): void {
-  if (typeof token !== 'string' || token.trim() === '') bad(name, 'required: a non-empty string');
-  else if (!HEADER_VALUE.test(token)) bad(name, 'must hold only visible ASCII characters (it is sent in the Authorization header)');
-  else if (token.length < MIN_TOKEN_LENGTH) {
-    bad(name, `must be at least ${MIN_TOKEN_LENGTH} characters: a shorter one is no real API token, and every error would have it cut out of its text`);
-  }
-}
-
 /**
  * Longest delay a timer can wait: `setTimeout` takes a signed 32-bit count of ms (about 24.8 days)
  * and fires at once for anything longer. Every option that ends up in a timer is checked against it.
@@ -261,30 +163,140 @@ export const POSITIVE_MS_MESSAGE = `must be a number of ms > 0 and at most ${MAX
 /** What a bad delay that may be 0 is told. */
 export const DELAY_MS_MESSAGE = `must be a number of ms >= 0 and at most ${MAX_TIMER_MS} (the timer limit, about 24.8 days)`;
 
+/** A time limit in ms that a timer can wait: > 0, at most {@link MAX_TIMER_MS}. */
+export const positiveMs = z.number({ error: POSITIVE_MS_MESSAGE }).positive(POSITIVE_MS_MESSAGE).max(MAX_TIMER_MS, POSITIVE_MS_MESSAGE);
+
+/** A delay in ms that a timer can wait, where 0 means "at once": >= 0, at most {@link MAX_TIMER_MS}. */
+export const delayMs = z.number({ error: DELAY_MS_MESSAGE }).min(0, DELAY_MS_MESSAGE).max(MAX_TIMER_MS, DELAY_MS_MESSAGE);
+
 /** True for a valid time limit in ms: a number > 0, at most {@link MAX_TIMER_MS}. */
 export function isPositiveMs(value: unknown): boolean {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS;
 }
 
-/** True for a valid delay in ms: a number >= 0, at most {@link MAX_TIMER_MS}. */
-export function isDelayMs(value: unknown): boolean {
-  return typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS;
+/** Characters a header value may hold: visible ASCII, space and tab (RFC 9110 field-value, no obs-text). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+const TOKEN_REQUIRED = 'required: a non-empty string';
+
+/** An API token: a non-empty string that can travel in a header. Its messages never quote the value. */
+const tokenSchema = z
+  .string({ error: TOKEN_REQUIRED })
+  .refine((token) => token.trim() !== '', { error: TOKEN_REQUIRED, abort: true })
+  .regex(HEADER_VALUE, { error: 'must hold only visible ASCII characters (it is sent in the Authorization header)', abort: true })
+  .min(MIN_TOKEN_LENGTH, `must be at least ${MIN_TOKEN_LENGTH} characters: a shorter one is no real API token, and every error would have it cut out of its text`);
+
+const USER_AGENT_REQUIRED = 'required: a non-empty string identifying the app or its developer';
+
+const userAgentSchema = z
+  .string({ error: USER_AGENT_REQUIRED })
+  .refine((agent) => agent.trim() !== '', { error: USER_AGENT_REQUIRED, abort: true })
+  .regex(HEADER_VALUE, 'must hold only visible ASCII characters and spaces (it is sent as a header)');
+
+/** The data root, without its trailing slashes. Every rule it breaks is reported, not only the first. */
+const baseUrlSchema = z
+  .string({ error: 'required: an http(s) URL' })
+  .min(1, 'required: an http(s) URL')
+  .transform((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `not a URL: ${JSON.stringify(value.slice(0, 100))}` });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `must be http or https, got ${url.protocol}` });
+    if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not carry credentials; the token goes in `token`' });
+    if (url.search !== '' || url.hash !== '') ctx.addIssue({ code: 'custom', message: 'must not carry a query or fragment' });
+    return url.href.replace(/\/+$/, '');
+  });
+
+const trueOrFalse = z.boolean({ error: 'must be true or false' });
+const RETRY_LIMIT_MESSAGE = 'must be a whole number of retries from 0 to 100 (0: no retry)';
+const STATUSES_MESSAGE = 'must be an array of HTTP error statuses (400 to 599)';
+const httpErrorStatus = z.int().min(400).max(599);
+const { retry: retryDefaults } = CLIENT_DEFAULTS;
+
+const retryShape = {
+  limit: z.int({ error: RETRY_LIMIT_MESSAGE }).min(0, RETRY_LIMIT_MESSAGE).max(100, RETRY_LIMIT_MESSAGE).default(retryDefaults.limit),
+  methods: listOf(z.enum(['get', 'post']), "must be an array of 'get' and 'post'").default(() => [...retryDefaults.methods]),
+  statusCodes: listOf(httpErrorStatus, STATUSES_MESSAGE).default(() => [...retryDefaults.statusCodes]),
+  afterStatusCodes: listOf(httpErrorStatus, STATUSES_MESSAGE).default(() => [...retryDefaults.afterStatusCodes]),
+  maxRetryAfter: delayMs.default(retryDefaults.maxRetryAfter),
+  backoffLimit: delayMs.optional(),
+  maxDelayMs: delayMs.optional(),
+  baseDelayMs: delayMs.default(retryDefaults.baseDelayMs),
+  jitter: trueOrFalse.default(retryDefaults.jitter),
+} satisfies Record<keyof RetryOptions, z.ZodType>;
+
+/** {@link RetryOptions}, or a number as ky takes it (the `limit`); every default filled in, `maxDelayMs` folded into `backoffLimit`. */
+const retrySchema = z.preprocess(
+  (given) => (given === undefined ? {} : typeof given === 'number' ? { limit: given } : given),
+  withRules(
+    z.strictObject(retryShape, {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown retry option (known: ${Object.keys(retryShape).join(', ')})`
+          : 'must be a number of retries or an object of retry options',
+    }),
+    (retry) =>
+      retry.maxDelayMs !== undefined && retry.backoffLimit !== undefined && retry.maxDelayMs !== retry.backoffLimit
+        ? [{ path: ['maxDelayMs'], message: 'is the same option as retry.backoffLimit: give one' }]
+        : [],
+  )
+    .transform(({ maxDelayMs, backoffLimit, ...retry }): ResolvedRetry => ({
+      ...retry,
+      methods: [...retry.methods],
+      statusCodes: [...retry.statusCodes],
+      afterStatusCodes: [...retry.afterStatusCodes],
+      backoffLimit: backoffLimit ?? maxDelayMs ?? retryDefaults.backoffLimit,
+    })),
+);
+
+/** The options of `createClient`, with every rule and every default. */
+const clientOptionsSchema = z.object(
+  {
+    baseUrl: baseUrlSchema,
+    token: tokenSchema,
+    userAgent: userAgentSchema,
+    clientUserAgentHeader: trueOrFalse.default(true),
+    fetch: fnOption<typeof fetch>().optional(),
+    timeoutMs: positiveMs.default(CLIENT_DEFAULTS.timeoutMs),
+    random: fnOption<() => number>().default(() => Math.random),
+    onRetry: fnOption<(event: RetryEvent) => void>().optional(),
+    retry: retrySchema,
+  } satisfies Record<keyof ClientOptions, z.ZodType>,
+  { error: 'expected an object' },
+);
+
+/**
+ * Validates the options of `createClient` and fills in defaults. Throws one `ValidationError`
+ * listing every bad option by name; the token's value is never echoed.
+ */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  const parsed = parseOptions(clientOptionsSchema, options);
+  if (!parsed.ok) {
+    const { issues } = parsed;
+    // Callers from plain JavaScript can pass anything.
+    if (issues[0]?.path.length === 0) throw new ValidationError('createClient: options must be an object', { issues });
+    throw new ValidationError(`createClient: invalid options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
+  }
+  const { value } = parsed;
+  return {
+    baseUrl: value.baseUrl,
+    token: value.token,
+    userAgent: value.userAgent,
+    clientUserAgentHeader: value.clientUserAgentHeader,
+    fetch: value.fetch,
+    timeoutMs: value.timeoutMs,
+    retry: value.retry,
+    random: value.random,
+    onRetry: value.onRetry,
+  };
 }
 
-function checkBaseUrl(value: unknown, bad: (path: string, message: string) => void): string {
-  if (typeof value !== 'string' || value === '') {
-    bad('baseUrl', 'required: an http(s) URL');
-    return '';
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    bad('baseUrl', `not a URL: ${JSON.stringify(value.slice(0, 100))}`);
-    return '';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') bad('baseUrl', `must be http or https, got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') bad('baseUrl', 'must not carry credentials; the token goes in `token`');
-  if (url.search !== '' || url.hash !== '') bad('baseUrl', 'must not carry a query or fragment');
-  return url.href.replace(/\/+$/, '');
+/** Checks an API token, reporting under `name` without ever quoting the value. */
+export function checkToken(token: unknown, name: string, bad: (path: string, message: string) => void): void {
+  const result = tokenSchema.safeParse(token);
+  if (!result.success) for (const issue of result.error.issues) bad(name, issue.message);
 }

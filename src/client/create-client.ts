@@ -23,10 +23,10 @@ const READ: RequestPolicy = { idempotent: true };
  * `userAgent`, or a `baseUrl` that is not http(s), is a `ValidationError` naming the option.
  *
  * Every request carries `Authorization: A|<token>`, `Accept` and `Content-Type: application/json`,
- * `User-Agent: <userAgent>` and the same value in `X-Client-User-Agent` (browsers may silently
- * drop a `User-Agent` set by script; see `clientUserAgentHeader` for CORS). Paths of today are tried first; on 404 the client falls
- * back to the earlier `/list` and `orders/latest` forms and remembers, per endpoint, which form
- * the server speaks.
+ * `User-Agent: <userAgent>` and the same value in `X-Client-User-Agent` (browsers may silently drop
+ * a `User-Agent` set by script; see `clientUserAgentHeader` for CORS). Paths of today are tried
+ * first; on 404 the client falls back to the earlier `/list` and `orders/latest` forms and
+ * remembers, per endpoint, which form the server speaks.
  *
  * Aborting a call's `signal` rejects it promptly with `signal.reason` (a `DOMException` named
  * `AbortError` unless the caller gave another reason), never with a PosCloudError, and it is never

@@ -1,7 +1,6 @@
-import { defaultDbName } from '../db/db-name.js';
 import type { MirrorDb } from '../db/mirror-db.js';
-import { assertCollection, pendingEntries } from '../sync/outbox/index.js';
-import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
+import { assertCollection, listOutbox } from '../sync/outbox/index.js';
+import type { CollectionName } from '../schema/collections.js';
 import { listConflicts } from '../sync/conflicts/index.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
@@ -15,7 +14,7 @@ import { leaderLockName } from './copy-lead.js';
 import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { liveObservable } from './live-query.js';
-import { FORWARDED_CLIENT_OPTIONS, MIRROR_DEFAULTS, validateMirrorOptions, type MirrorOptions } from './options.js';
+import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
 import { announceOutboxGrew, createStatusFeed, type StatusFeed } from './status-feed.js';
 import { createStrandedControl, type StrandedControl } from './stranded-control.js';
@@ -31,8 +30,7 @@ export type { Mirror };
  * feed, the edits, the stranded copies, and the latest-orders pollers.
  */
 export function createMirror(options: MirrorOptions): Mirror {
-  validateMirrorOptions(options);
-  return mirrorFacade(assembleMirror(options));
+  return mirrorFacade(assembleMirror(resolveMirrorOptions(options)));
 }
 
 /** The collaborators a mirror is made of. */
@@ -49,12 +47,12 @@ interface MirrorParts {
   release: () => Promise<void>;
 }
 
-/** Builds the collaborators from the (valid) options and wires them to each other. */
-function assembleMirror(options: MirrorOptions): MirrorParts {
+/** Builds the collaborators from the resolved options and wires them to each other. */
+function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const env: SyncEnvironment = { ...defaultEnvironment(), ...options.environment };
   const client = clientFor(options);
-  const collections = mirroredCollections(options.collections ?? COLLECTIONS);
-  const name = options.dbName ?? defaultDbName(options.baseUrl!, options.tenant);
+  const collections = mirroredCollections(options.collections);
+  const name = options.dbName;
   const db = mirrorDatabase(name, options);
   const feed = createStatusFeed({ db, online: env.isOnline() });
   const cycleSettings = {
@@ -62,11 +60,11 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     client,
     collections,
     now: () => env.now(),
-    pageLimit: options.pageLimit ?? MIRROR_DEFAULTS.pageLimit,
-    skewMarginMs: options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs,
-    reconcileIntervalMs: options.reconcileIntervalMs ?? MIRROR_DEFAULTS.reconcileIntervalMs,
-    categories: options.categories ?? MIRROR_DEFAULTS.categories,
-    conflict: options.conflict ?? MIRROR_DEFAULTS.conflict,
+    pageLimit: options.pageLimit,
+    skewMarginMs: options.skewMarginMs,
+    reconcileIntervalMs: options.reconcileIntervalMs,
+    categories: options.categories,
+    conflict: options.conflict,
     batch: options.batch,
     onProgress: (collection: CollectionName, p: CollectionProgress) => feed.progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
   };
@@ -76,9 +74,9 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
     client,
     collections,
     feed,
-    pollIntervalMs: options.pollIntervalMs ?? MIRROR_DEFAULTS.pollIntervalMs,
+    pollIntervalMs: options.pollIntervalMs,
     leaderLockName: leaderLockName(name),
-    leaseMs: options.leaderLeaseMs ?? MIRROR_DEFAULTS.leaderLeaseMs,
+    leaseMs: options.leaderLeaseMs,
     cycle: (hooks) => createConfiguredCycle(cycleSettings, hooks),
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
@@ -111,7 +109,7 @@ function assembleMirror(options: MirrorOptions): MirrorParts {
 /**
  * The client a mirror syncs through: the one given, or one made from the connection options and
  * the client options the mirror passes on (`fetch`, `timeoutMs`, `retry`, `clientUserAgentHeader`,
- * `onRetry`), which `createClient` checks. Call after `validateMirrorOptions`.
+ * `onRetry`), which `createClient` checks. Call after `resolveMirrorOptions`.
  */
 export function clientFor(options: MirrorOptions): SyncClient {
   if (options.client) return options.client;
@@ -155,7 +153,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
     live: liveObservable,
-    pending: () => pendingEntries(db),
+    pending: () => listOutbox(db),
     conflicts: () => listConflicts(db),
     async ingest(collection, records) {
       controller.assertOpen('ingest');

@@ -1,12 +1,15 @@
+import { z } from 'zod';
 import type { ClientOptions } from '../client/index.js';
+import { delayMs, positiveMs } from '../client/client-options.js';
+import { defaultDbName } from '../db/db-name.js';
 import type { ExtraIndexes } from '../db/stores.js';
 import type { MirrorStorage } from './mirror-database.js';
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
-import { DELAY_MS_MESSAGE, isDelayMs, isPositiveMs, POSITIVE_MS_MESSAGE } from '../client/client-options.js';
-import { COLLECTIONS, isCollectionName, type CollectionName } from '../schema/collections.js';
+import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
+import { listOf, parseOptions, withRules } from '../schema/option-schema.js';
 import { DEFAULT_LEASE_MS, type SyncEnvironment } from '../sync/coordination/index.js';
 import { PULL_DEFAULTS } from '../sync/pull/index.js';
-import { BATCH_DEFAULTS, DEFAULT_CONFLICT, pushOptionIssues, type ConflictOption } from '../sync/push/index.js';
+import { BATCH_DEFAULTS, batchOption, conflictOption, DEFAULT_CONFLICT, type BatchLimits, type ConflictOption } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
 
 /** Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. */
@@ -73,13 +76,6 @@ export interface MirrorOptions {
 /** The options `createMirror` passes on to `createClient` when it makes the client itself. */
 export const FORWARDED_CLIENT_OPTIONS = ['fetch', 'timeoutMs', 'retry', 'clientUserAgentHeader', 'onRetry'] as const;
 
-/** Every option `createMirror` knows; any other key is refused (a misplaced option would be ignored silently). */
-const MIRROR_OPTION_KEYS: ReadonlySet<string> = new Set([
-  'client', 'baseUrl', 'token', 'userAgent', 'dbName', 'tenant', 'indexedDB', 'IDBKeyRange', 'storage', 'collections', 'categories',
-  'pollIntervalMs', 'conflict', 'pageLimit', 'skewMarginMs', 'reconcileIntervalMs', 'indexes', 'batch', 'leaderLeaseMs',
-  'environment', ...FORWARDED_CLIENT_OPTIONS,
-] satisfies (keyof MirrorOptions)[]);
-
 /** Defaults of {@link MirrorOptions} (and of `watchLatestOrders`' `intervalMs`), in one place. */
 export const MIRROR_DEFAULTS = {
   pollIntervalMs: 30_000,
@@ -95,117 +91,127 @@ export const MIRROR_DEFAULTS = {
 } as const;
 
 /**
- * Checks the options once, at creation, and names every bad one in a single `ValidationError`:
- * what the mirror itself uses (types, ranges, collection names, delays a timer can wait), and the
- * connection options as far as naming the database needs them. `createClient` then checks
- * `token` and `userAgent` further, and `createPusher` the `batch` limits with the same rules.
+ * {@link MirrorOptions} once checked, as `createMirror` builds the mirror from them: the options
+ * given, with every default of {@link MIRROR_DEFAULTS} filled in and the database named.
  */
-export function validateMirrorOptions(options: MirrorOptions): void {
-  // Callers from plain JavaScript can pass anything.
-  const value: unknown = options;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ValidationError('createMirror: options must be an object', { issues: [{ path: [], message: 'expected an object' }] });
-  }
+export type ResolvedMirrorOptions = MirrorOptions &
+  Required<Pick<MirrorOptions, 'dbName' | 'collections' | 'categories' | 'pollIntervalMs' | 'conflict' | 'pageLimit' | 'skewMarginMs' | 'reconcileIntervalMs' | 'leaderLeaseMs'>> & {
+    batch: BatchLimits;
+  };
+
+const NON_EMPTY_MESSAGE = 'must be a non-empty string';
+const nonEmpty = z.string({ error: NON_EMPTY_MESSAGE }).min(1, NON_EMPTY_MESSAGE).optional();
+// Compared with elapsed time, never put in a timer: any length.
+const MS_MESSAGE = 'must be a finite number of ms >= 0';
+const anyMs = z.number({ error: MS_MESSAGE }).min(0, MS_MESSAGE);
+const PAGE_LIMIT_MESSAGE = "must be an integer of at least 1 (each collection's maximum applies)";
+const INDEX_TABLES = [...COLLECTIONS, 'categories'] as const;
+const CLIENT_METHODS = ['pages', 'list', 'save', 'categories', 'latestOrders'] as const;
+const forwarded = z.custom<unknown>().optional(); // checked by createClient, which takes them
+
+/**
+ * Every option, in the order their issues are listed. What the mirror itself uses is checked
+ * here (types, ranges, collection names, delays a timer can wait), and the connection options as
+ * far as naming the database needs them: `createClient` checks `token` and `userAgent` further.
+ */
+const mirrorOptionShape = {
+  client: z.custom<SyncClient>(
+    (value) => typeof value === 'object' && value !== null && CLIENT_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
+    { error: 'must be a client made with createClient' },
+  ).optional(),
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  token: nonEmpty,
+  userAgent: nonEmpty,
+  dbName: nonEmpty,
+  tenant: nonEmpty,
+  collections: z
+    .array(z.enum(COLLECTIONS, { error: (issue) => `unknown collection ${JSON.stringify(issue.input)}; known: ${COLLECTIONS.join(', ')}` }), {
+      error: 'must be an array of collection names',
+    })
+    .default(() => [...COLLECTIONS]),
+  categories: z.boolean({ error: 'must be true or false' }).default(MIRROR_DEFAULTS.categories),
+  // A delay that ends up in a timer: 0 is allowed where it means "at once".
+  pollIntervalMs: delayMs.default(MIRROR_DEFAULTS.pollIntervalMs),
+  // 0 turns the sweep off.
+  reconcileIntervalMs: anyMs.default(MIRROR_DEFAULTS.reconcileIntervalMs),
+  // A lease of 0 would have the campaign spin.
+  leaderLeaseMs: positiveMs.default(MIRROR_DEFAULTS.leaderLeaseMs),
+  skewMarginMs: anyMs.default(MIRROR_DEFAULTS.skewMarginMs),
+  pageLimit: z.int({ error: PAGE_LIMIT_MESSAGE }).min(1, PAGE_LIMIT_MESSAGE).default(MIRROR_DEFAULTS.pageLimit),
+  storage: z.custom<MirrorStorage>(
+    (value) => typeof value === 'object' && value !== null && typeof (value as Partial<MirrorStorage>).indexedDB === 'object' && typeof (value as Partial<MirrorStorage>).IDBKeyRange === 'function',
+    { error: 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)' },
+  ).optional(),
+  conflict: conflictOption,
+  batch: batchOption,
+  indexes: z.record(
+    z.string().refine((name) => (INDEX_TABLES as readonly string[]).includes(name)),
+    listOf(z.string().refine((index) => index.trim() !== ''), 'must be an array of index specs in Dexie syntax (non-empty strings)'),
+    { error: (issue) => (issue.code === 'invalid_key' ? `unknown collection; known: ${INDEX_TABLES.join(', ')}` : 'must be an object of index lists by collection') },
+  ).optional(),
+  environment: z.custom<Partial<SyncEnvironment>>((value) => typeof value === 'object' && value !== null, { error: 'must be an object' }).optional(),
+  indexedDB: z.custom<IDBFactory>().optional(),
+  IDBKeyRange: z.custom<typeof IDBKeyRange>().optional(),
+  fetch: forwarded,
+  timeoutMs: forwarded,
+  retry: forwarded,
+  clientUserAgentHeader: forwarded,
+  onRetry: forwarded,
+} satisfies Record<keyof MirrorOptions, z.ZodType>;
+
+/** The options that depend on each other. */
+function mirrorOptionRules(given: Readonly<Record<string, unknown>>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string) => issues.push({ path: [field], message });
-  const given = (value: unknown) => value !== undefined;
-  checkKeys(options, bad);
-  if (given(options.client) && !isClient(options.client)) bad('client', 'must be a client made with createClient');
-  if (given(options.baseUrl) && !isHttpUrl(options.baseUrl)) bad('baseUrl', 'must be an http(s) URL');
-  for (const field of ['token', 'userAgent', 'dbName', 'tenant'] as const) {
-    const value = options[field];
-    if (given(value) && (typeof value !== 'string' || value === '')) bad(field, 'must be a non-empty string');
-  }
-  if (options.client && !options.baseUrl && options.dbName === undefined) {
+  if (given.client !== undefined) {
+    // The client has its own: here they would be ignored without a word.
+    for (const key of FORWARDED_CLIENT_OPTIONS) {
+      if (given[key] !== undefined) bad(key, 'a createClient option: with a client given, pass it to createClient (here it would be ignored)');
+    }
     // The database is named after the service: without either, two services would share one.
-    bad('dbName', 'required with a client when no baseUrl is given (one database per service and tenant)');
+    if (!given.baseUrl && given.dbName === undefined) bad('dbName', 'required with a client when no baseUrl is given (one database per service and tenant)');
+  } else {
+    for (const key of ['baseUrl', 'token', 'userAgent'] as const) if (!given[key]) bad(key, 'required when no client is given');
   }
-  if (!options.client) {
-    if (!options.baseUrl) bad('baseUrl', 'required when no client is given');
-    if (!options.token) bad('token', 'required when no client is given');
-    if (!options.userAgent) bad('userAgent', 'required when no client is given');
-  }
-  if (options.collections !== undefined) {
-    if (!Array.isArray(options.collections)) bad('collections', 'must be an array of collection names');
-    else
-      options.collections.forEach((c, i) => {
-        if (!isCollectionName(c)) issues.push({ path: ['collections', i], message: `unknown collection ${JSON.stringify(c)}; known: ${COLLECTIONS.join(', ')}` });
-      });
-  }
-  if (given(options.categories) && typeof options.categories !== 'boolean') bad('categories', 'must be true or false');
-  // A delay that ends up in a timer: 0 is allowed where it means "at once".
-  if (given(options.pollIntervalMs) && !isDelayMs(options.pollIntervalMs)) bad('pollIntervalMs', DELAY_MS_MESSAGE);
-  // Compared with the time since the last sweep, never a timer: any length (0 turns it off).
-  const sweep = options.reconcileIntervalMs;
-  if (given(sweep) && (typeof sweep !== 'number' || !Number.isFinite(sweep) || sweep < 0)) bad('reconcileIntervalMs', 'must be a finite number of ms >= 0');
-  if (given(options.leaderLeaseMs) && !isPositiveMs(options.leaderLeaseMs)) bad('leaderLeaseMs', POSITIVE_MS_MESSAGE);
-  const skew = options.skewMarginMs;
-  if (given(skew) && (typeof skew !== 'number' || !Number.isFinite(skew) || skew < 0)) bad('skewMarginMs', 'must be a finite number of ms >= 0');
-  const pageLimit = options.pageLimit;
-  if (given(pageLimit) && (typeof pageLimit !== 'number' || !Number.isInteger(pageLimit) || pageLimit < 1)) {
-    bad('pageLimit', "must be an integer of at least 1 (each collection's maximum applies)");
-  }
-  checkStorage(options, bad);
-  issues.push(...pushOptionIssues(options.conflict, options.batch));
-  checkIndexes(options.indexes, issues);
-  const environment: unknown = options.environment;
-  if (given(environment) && (typeof environment !== 'object' || environment === null)) bad('environment', 'must be an object');
-  if (issues.length > 0) {
+  if (given.storage !== undefined && (given.indexedDB !== undefined || given.IDBKeyRange !== undefined)) bad('storage', 'give either storage or indexedDB/IDBKeyRange, not both');
+  return issues;
+}
+
+const mirrorOptionsSchema = withRules(
+  z.strictObject(mirrorOptionShape, {
+    // Any other key is refused: a misplaced option would be ignored silently.
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown option (known: ${Object.keys(mirrorOptionShape).join(', ')})` : 'expected an object'),
+  }),
+  mirrorOptionRules,
+);
+
+/**
+ * Checks the options of `createMirror` once, at creation, and fills in every default: the one
+ * place they are resolved. Every bad option is named in a single `ValidationError`.
+ */
+export function resolveMirrorOptions(options: MirrorOptions): ResolvedMirrorOptions {
+  const parsed = parseOptions(mirrorOptionsSchema, options);
+  if (!parsed.ok) {
+    const { issues } = parsed;
+    // Callers from plain JavaScript can pass anything.
+    if (issues[0]?.path.length === 0) throw new ValidationError('createMirror: options must be an object', { issues });
     // Every issue has a path, and all of them are named (no "and N more").
     throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
   }
-}
-
-/**
- * Refuses keys `createMirror` does not know, and the client's options next to a `client` (which
- * has its own): either would be ignored without a word.
- */
-function checkKeys(options: MirrorOptions, bad: (field: string, message: string) => void): void {
-  for (const key of Object.keys(options)) {
-    if (!MIRROR_OPTION_KEYS.has(key)) bad(key, `unknown option (known: ${[...MIRROR_OPTION_KEYS].join(', ')})`);
-  }
-  if (options.client === undefined) return;
-  for (const key of FORWARDED_CLIENT_OPTIONS) {
-    if (options[key] !== undefined) bad(key, `a createClient option: with a client given, pass it to createClient (here it would be ignored)`);
-  }
-}
-
-function isClient(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const client = value as Record<string, unknown>;
-  return ['pages', 'list', 'save', 'categories', 'latestOrders'].every((method) => typeof client[method] === 'function');
-}
-
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-function checkStorage(options: MirrorOptions, bad: (field: string, message: string) => void): void {
-  const storage = options.storage as Partial<MirrorStorage> | null | undefined;
-  if (storage === undefined) return;
-  if (typeof storage !== 'object' || storage === null || typeof storage.indexedDB !== 'object' || typeof storage.IDBKeyRange !== 'function') {
-    bad('storage', 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)');
-  }
-  if (options.indexedDB !== undefined || options.IDBKeyRange !== undefined) bad('storage', 'give either storage or indexedDB/IDBKeyRange, not both');
-}
-
-function checkIndexes(indexes: unknown, issues: ValidationIssue[]): void {
-  if (indexes === undefined) return;
-  if (typeof indexes !== 'object' || indexes === null || Array.isArray(indexes)) {
-    issues.push({ path: ['indexes'], message: 'must be an object of index lists by collection' });
-    return;
-  }
-  for (const [name, list] of Object.entries(indexes)) {
-    if (name !== 'categories' && !isCollectionName(name)) {
-      issues.push({ path: ['indexes', name], message: `unknown collection; known: ${COLLECTIONS.join(', ')}, categories` });
-    } else if (!Array.isArray(list) || !list.every((index) => typeof index === 'string' && index.trim() !== '')) {
-      issues.push({ path: ['indexes', name], message: 'must be an array of index specs in Dexie syntax (non-empty strings)' });
-    }
-  }
+  const { value } = parsed;
+  // The given objects stay themselves (the client, the storage the mirror closes): only defaults are added.
+  return {
+    ...options,
+    // With no baseUrl, the rules above made dbName required.
+    dbName: value.dbName ?? defaultDbName(value.baseUrl ?? '', value.tenant),
+    collections: value.collections,
+    categories: value.categories,
+    pollIntervalMs: value.pollIntervalMs,
+    conflict: value.conflict,
+    pageLimit: value.pageLimit,
+    skewMarginMs: value.skewMarginMs,
+    reconcileIntervalMs: value.reconcileIntervalMs,
+    leaderLeaseMs: value.leaderLeaseMs,
+    batch: value.batch,
+  };
 }

@@ -1,4 +1,5 @@
 import { Dexie, liveQuery, type Transaction } from 'dexie';
+import { META_KEYS } from '../db/meta-keys.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { COLLECTIONS } from '../schema/collections.js';
 import { readUnavailable, type ListName } from '../sync/cycle/index.js';
@@ -90,7 +91,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
  * live query of the outbox counts reads it, so it hears of an edit another tab folded into an
  * entry already pending (which leaves the counts as they were).
  */
-export const OUTBOX_TOUCHED = 'outbox-touched';
+export const OUTBOX_TOUCHED = META_KEYS.outboxTouched;
 
 /**
  * Tells the leading tab that the outbox grew, by touching the {@link OUTBOX_TOUCHED} row (a

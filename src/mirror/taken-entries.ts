@@ -1,3 +1,4 @@
+import { takenOverKey } from '../db/meta-keys.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import type { OutboxEntry } from '../db/sync-rows.js';
 
@@ -18,7 +19,7 @@ export interface TakenEntry {
 
 /** The `_sync_meta` key of the entries taken from the copy `dbName`. */
 export function takenKey(dbName: string): string {
-  return `taken-over:${dbName}`;
+  return takenOverKey(dbName);
 }
 
 /** The entry as a {@link TakenEntry}, when it has a `seq` (a stored one has). */

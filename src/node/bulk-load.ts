@@ -48,7 +48,9 @@ function emptyTreeOf(holder: unknown): RecordTree | undefined {
 
 /** The internal stores of an open fake-indexeddb database, or undefined when it keeps them otherwise. */
 function rawStoresOf(db: IDBDatabase): Map<string, unknown> | undefined {
-  const stores = (db as unknown as { _rawDatabase?: { rawObjectStores?: unknown } })._rawDatabase?.rawObjectStores;
+  // Internals of fake-indexeddb, which its types do not show: read as unknown, and checked.
+  const raw: unknown = Reflect.get(db, '_rawDatabase');
+  const stores: unknown = typeof raw === 'object' && raw !== null ? Reflect.get(raw, 'rawObjectStores') : undefined;
   return stores instanceof Map ? stores : undefined;
 }
 

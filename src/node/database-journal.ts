@@ -2,7 +2,7 @@ import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
-import { StorageError } from '../errors/index.js';
+import { PosCloudError, StorageError } from '../errors/index.js';
 import { RecordWriter } from './record-file.js';
 import type { RestoredRecords } from './restore.js';
 import { chunksOfDatabase, chunksOfRecords, snapshotHeader, syncDirectory, writeSnapshot, type ReplayStart, type SnapshotChunk } from './snapshot.js';
@@ -144,8 +144,9 @@ export class DatabaseJournal {
         transaction: (stores, mode, options) => {
           if (mode === 'readwrite' && this.#failure) throw this.#failure;
           const trans = down.transaction(stores, mode, options);
-          this.#count(trans as unknown as IDBTransaction);
-          if (mode === 'readwrite') this.#follow(trans, pending);
+          const events = transactionEvents(trans);
+          this.#count(events);
+          if (mode === 'readwrite') this.#follow(trans, events, pending);
           return trans;
         },
         table: (name: string): DBCoreTable => {
@@ -204,7 +205,7 @@ export class DatabaseJournal {
   }
 
   /** Counts `tx` as running until it ends (a fold waits for a quiet moment). */
-  #count(tx: IDBTransaction): void {
+  #count(tx: TransactionEvents): void {
     this.#transactions++;
     this.#lastTransactionAt = performance.now();
     const ended = () => {
@@ -216,10 +217,9 @@ export class DatabaseJournal {
   }
 
   /** Appends the writes of `trans` when it commits, before anyone hears it did. */
-  #follow(trans: DBCoreTransaction, pending: WeakMap<DBCoreTransaction, JournalOp[]>): void {
+  #follow(trans: DBCoreTransaction, idb: TransactionEvents, pending: WeakMap<DBCoreTransaction, JournalOp[]>): void {
     const ops: JournalOp[] = [];
     pending.set(trans, ops);
-    const idb = trans as unknown as IDBTransaction;
     idb.addEventListener('complete', () => {
       pending.delete(trans);
       if (ops.length > 0) this.#append(ops);
@@ -319,4 +319,17 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** The events of a transaction the journal follows: when it commits, and when it aborts. */
+type TransactionEvents = Pick<IDBTransaction, 'addEventListener'>;
+
+/**
+ * The IndexedDB transaction under a Dexie core transaction. Dexie types it as opaque, but the
+ * journal's middleware sits right above the IndexedDB core (level -1), where it is the
+ * `IDBTransaction` itself; anything else would leave commits unjournaled, so it is refused.
+ */
+function transactionEvents(trans: DBCoreTransaction): TransactionEvents {
+  if ('addEventListener' in trans && typeof trans.addEventListener === 'function') return trans as DBCoreTransaction & TransactionEvents;
+  throw new PosCloudError('the durable journal needs the IndexedDB transaction under Dexie (is another middleware below it?)');
 }

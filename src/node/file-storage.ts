@@ -183,8 +183,7 @@ function makeWritable(dir: string): void {
 
 async function loadFakeIndexedDb(): Promise<{ IDBFactory: new () => IDBFactory; IDBKeyRange: typeof IDBKeyRange }> {
   try {
-    const module = (await import('fake-indexeddb')) as unknown as { IDBFactory: new () => IDBFactory; IDBKeyRange: typeof IDBKeyRange };
-    return module;
+    return await import('fake-indexeddb');
   } catch (error) {
     throw new PosCloudError('openFileStorage needs fake-indexeddb: install it beside pos-cloud-mirror (npm install fake-indexeddb)', { cause: error });
   }

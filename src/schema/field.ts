@@ -138,8 +138,8 @@ export function optional<W extends z.ZodType, R extends z.ZodType>(
  */
 export function withDefault<W extends z.ZodType, R extends z.ZodType>(
   kind: Kind<W, R>,
-  value: z.output<W> | (() => z.output<W>),
+  value: z.util.NoUndefined<z.output<W>> | (() => z.util.NoUndefined<z.output<W>>),
 ): Field<z.ZodDefault<W>, Lenient<R>> {
-  const write = (kind.write as z.ZodType).default(value as never) as unknown as z.ZodDefault<W>;
+  const write = z._default(kind.write, value);
   return { ...kind, write, read: lenient(kind.read) };
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { ValidationError } from '../../src/errors/index.js';
 import { createMirror } from '../../src/mirror/create-mirror.js';
-import type { MirrorOptions } from '../../src/mirror/options.js';
+import { MIRROR_DEFAULTS, resolveMirrorOptions, type MirrorOptions } from '../../src/mirror/options.js';
+import { COLLECTIONS } from '../../src/schema/collections.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:9/api', token: 't0ken-options', userAgent: 'pos-cloud-mirror tests (dev@example.com)' });
 const base = { client, dbName: 'mirror-options', indexedDB: new IDBFactory(), IDBKeyRange };
@@ -87,5 +88,18 @@ describe('createMirror options', () => {
     const connection = { baseUrl: 'http://pos.example.invalid/api', token: 'token-of-the-test', userAgent: 'tests', indexedDB: new IDBFactory(), IDBKeyRange };
     expect(() => createMirror({ ...connection, retry: { limit: -1 } })).toThrow(/retry\.limit/);
     expect(() => createMirror({ ...connection, timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+
+  it('resolves every option left out to its default of MIRROR_DEFAULTS, and keeps what was given as given', () => {
+    const resolved = resolveMirrorOptions(base);
+    const { latestOrdersIntervalMs: _watchOnly, ...defaults } = MIRROR_DEFAULTS;
+    expect(resolved).toMatchObject(defaults);
+    expect(resolved.collections).toEqual(COLLECTIONS);
+    expect(resolved.client).toBe(client);
+    expect(resolved.indexedDB).toBe(base.indexedDB);
+    expect(resolveMirrorOptions({ ...base, batch: { maxRecords: 5 } }).batch).toEqual({ ...MIRROR_DEFAULTS.batch, maxRecords: 5 });
+    expect(resolveMirrorOptions({ baseUrl: 'http://pos.example.invalid/api', token: 'token-of-the-test', userAgent: 'tests', tenant: '7' }).dbName).toBe(
+      'pos-cloud-mirror:http://pos.example.invalid/api#7',
+    );
   });
 });

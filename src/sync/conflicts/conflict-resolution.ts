@@ -26,12 +26,13 @@ export type ConflictChoice = 'local' | 'server' | object;
  *   is a `ValidationError` and changes nothing). The fields that differ from the server's go out.
  *
  * A conflict of a local create (its row's `base` is `null`: the server holds another record with
- * the same id, made elsewhere; a create whose id this mirror generated and no POST carried is
- * moved to a fresh id by the push instead, see `isIdCollision`) is about whole records: `'server'` keeps the server's record and
- * drops the local create entirely (nothing of it goes out; save its values again without an id
- * first to keep them as a new record). Pending edits of records that point at it (its order
- * items) are marked rejected, not sent: point them at the right parent and `retryRejected`. `'local'` writes every
- * field the app set over the server's record; a record replaces those fields with its own.
+ * the same id, made elsewhere; a create whose id this mirror generated and no POST carried is moved
+ * to a fresh id by the push instead, see `isIdCollision`) is about whole records: `'server'` keeps
+ * the server's record and drops the local create entirely (nothing of it goes out; save its values
+ * again without an id first to keep them as a new record). Pending edits of records that point at
+ * it (its order items) are marked rejected, not sent: point them at the right parent and
+ * `retryRejected`. `'local'` writes every field the app set over the server's record; a record
+ * replaces those fields with its own.
  */
 export async function resolveConflict(db: MirrorDb, key: string, choice: ConflictChoice): Promise<void> {
   const collection = collectionOfKey(key);

@@ -1,8 +1,9 @@
+import { META_KEYS } from '../../db/meta-keys.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { SyncEnvironment } from './environment.js';
 
 /** The `_sync_meta` key of the leader's lease, where Web Locks are missing. */
-const LEASE_KEY = 'leader';
+const LEASE_KEY = META_KEYS.lease;
 
 /** The lease row: who holds it and until when (local ms). */
 interface Lease {

@@ -1,3 +1,4 @@
+import { META_KEYS } from '../../db/meta-keys.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CollectionName } from '../../schema/collections.js';
 
@@ -5,7 +6,7 @@ import type { CollectionName } from '../../schema/collections.js';
 export type ListName = CollectionName | 'categories';
 
 /** The `_sync_meta` key of the collections the server lacks. */
-export const UNAVAILABLE_KEY = 'unavailable-collections';
+export const UNAVAILABLE_KEY = META_KEYS.unavailableCollections;
 
 /** A collection the server lacks: since when, when it was last asked, and what it answered. */
 export interface UnavailableEntry {

@@ -18,29 +18,15 @@ export interface LocalEditOptions {
 
 /**
  * Saves a local edit (docs/design.md, decision 5): validates it, writes the record to its table and
- * folds the change into the record's outbox entry, in one transaction. Returns the record's id.
+ * folds the change into the record's outbox entry, in one transaction; nothing is written when
+ * validation fails. Returns the record's id.
  *
- * - No `id`, or id 0: a new record. It gets an id from the documented composition
- *   (`generateId`) in the 10 tables that have a table id. The other tables (shops,
- *   cash_registers, park_locations, shifts) have none: their ids are made by the service, whose
- *   POST answer is not described (spec gap), so the new id could never be learned and a retried
- *   POST would create the record twice. Such a create is refused with a `ValidationError` on `id`.
- * - An id the mirror holds: an update. `input` may be partial: it is laid on the local copy and
- *   the result validated as a whole. Only the fields given whose values differ count as changed.
- *   A key whose value is `undefined` is not given (use `null` to clear a field). The save sends
- *   the whole record, so a field the server filled with a value the write rules refuse (the read
- *   schema accepts a `null` in a defaulted field) takes its documented default and goes out with
- *   the edit; one without a default (a required field the server left empty) refuses the edit.
- * - Unknown fields must be JSON values (no `NaN`, `Date`, `Map`, cycles...): they go out as they are.
- * - A generated id is never one the table already holds (another tab or worker, with its own
- *   generator, may have drawn the same slot in the same millisecond). Another device may still
- *   draw it: when the server turns out to hold another record under it before any POST carried
- *   this create, the push moves the create to a fresh id (see `moveCollidingCreates`).
- * - An id the mirror does not hold: a create with the app's own id (any valid id, in any
- *   table). If the server already has that id, the push compares before it writes (see `checkEntry`).
- * - Nothing is written when validation fails: the `ValidationError` lists every bad field.
- * - `_v` is never taken from the input: the record keeps the server's version (0 for a create).
- * - A record in conflict can still be edited: the edit joins its entry, which stays in conflict.
+ * No `id` (or 0) is a create under an id generated from the table id, never one the table holds;
+ * a table without a table id refuses it, as the id the service would give could never be learned.
+ * An id the mirror holds is an update: `input` is laid on the local copy (a key whose value is
+ * `undefined` is not given) and validated as a whole, and only the fields whose values differ
+ * count as changed. Any other id is a create under the app's own id. `_v` is never taken from
+ * the input. A record in conflict can still be edited: the edit joins its entry.
  */
 export async function saveLocal(db: MirrorDb, collection: CollectionName, input: object, options: LocalEditOptions): Promise<Id> {
   assertCollection(collection, 'save');

@@ -68,7 +68,7 @@ export async function applyServerRecords(
   const records = [...latest.values()];
   const ids = records.map((r) => r.id);
   const locals = options.contiguous ? await localsInRange(table, ids) : await table.bulkGet(ids);
-  const entries = collection === 'categories' ? new Map<string, OutboxEntry>() : await pendingEntries(db, collection, ids);
+  const entries = collection === 'categories' ? new Map<string, OutboxEntry>() : await outboxEntriesOf(db, collection, ids);
 
   const toPut: StoredRecord[] = [];
   const toUpdate: OutboxEntry[] = [];
@@ -141,7 +141,8 @@ async function localsInRange(table: Table<StoredRecord, string>, ids: string[]):
   return ids.map((id) => found.get(id));
 }
 
-async function pendingEntries(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {
+/** The outbox entries of the records `ids` of `collection`, in any state, by record id. */
+async function outboxEntriesOf(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {
   const found = new Map<string, OutboxEntry>();
   // Most pages meet an empty outbox: one cheap count instead of a lookup per record.
   if ((await db._sync_outbox.where('collection').equals(collection).count()) === 0) return found;

@@ -24,11 +24,12 @@ export function nextCheckpoint(previous: number, maxV: number, startedAt: number
 /**
  * The traversal's start on the server's clock, the bound of the next checkpoint. With a `Date`
  * header: its time moved back by how long the first response took, `elapsedMs` (the header is
- * itself rounded down). A negative `elapsedMs` counts as 0: a bound later than the header would
- * let the checkpoint pass records written during the traversal. Without one (a browser hides `Date` from cross-origin responses unless the server
- * exposes it), the local clock cannot be trusted against the server's, so the bound is a time the
- * server has certainly passed: the highest `_v` of the first page, or the previous checkpoint.
- * That only makes the next traversal overlap more; it never skips a record.
+ * itself rounded down). A negative `elapsedMs` counts as 0: a bound later than the header would let
+ * the checkpoint pass records written during the traversal. Without one (a browser hides `Date`
+ * from cross-origin responses unless the server exposes it), the local clock cannot be trusted
+ * against the server's, so the bound is a time the server has certainly passed: the highest `_v` of
+ * the first page, or the previous checkpoint. That only makes the next traversal overlap more; it
+ * never skips a record.
  */
 export function traversalStart(page: PageLike, previousCheckpoint: number, elapsedMs: number): number {
   if (page.serverTime !== undefined) return page.serverTime - Math.max(0, elapsedMs);
@@ -39,11 +40,11 @@ export function traversalStart(page: PageLike, previousCheckpoint: number, elaps
 
 /**
  * Starts measuring how long a traversal's first response takes; the returned function gives the
- * whole milliseconds since the start (rounded up), never negative. Two clocks are read and the larger figure wins:
- * `now` (the wall clock, or a test's clock) and, where the runtime has one, the monotonic
- * `performance.now()`. A wall clock set back mid-request (NTP, the user) then cannot shrink the
- * figure, and one set forward only makes it larger, which moves the checkpoint's bound earlier:
- * more overlap next time, never a skipped record.
+ * whole milliseconds since the start (rounded up), never negative. Two clocks are read and the
+ * larger figure wins: `now` (the wall clock, or a test's clock) and, where the runtime has one, the
+ * monotonic `performance.now()`. A wall clock set back mid-request (NTP, the user) then cannot
+ * shrink the figure, and one set forward only makes it larger, which moves the checkpoint's bound
+ * earlier: more overlap next time, never a skipped record.
  */
 export function startStopwatch(now: () => number): () => number {
   const wallStart = now();

@@ -5,7 +5,7 @@ import { parseRecord } from '../../schema/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables, type ApplyResult } from './apply-records.js';
 import { rescueParent } from './hydrations.js';
-import { holdInQuarantine, quarantineRow, sortRefused } from './quarantine.js';
+import { holdInQuarantine, quarantineRow, rescueRefusedParents } from './quarantine.js';
 
 /** What {@link ingestRecords} did. */
 export interface IngestReport extends ApplyResult {
@@ -53,8 +53,8 @@ export async function ingestRecords(
  * in one transaction: what a pull does with a page, for records that came another way. A row
  * replaces the row of the same record (`QuarantineRow.key`, as `quarantineRows` builds them), so
  * polling the same bad record again adds nothing; an applied record leaves the quarantine. A row
- * of a parent refused only for a bad hydrated child (`sortRefused`) is applied without that child,
- * and only the child is quarantined.
+ * of a parent refused only for a bad hydrated child (`rescueRefusedParents`) is applied without
+ * that child, and only the child is quarantined.
  */
 export async function applyReadRecords(
   db: MirrorDb,
@@ -62,7 +62,7 @@ export async function applyReadRecords(
   records: readonly StoredRecord[],
   quarantine: readonly QuarantineRow[],
 ): Promise<IngestReport> {
-  const refused = sortRefused(collection, quarantine);
+  const refused = rescueRefusedParents(collection, quarantine);
   return applyAndQuarantine(db, collection, refused.rescued.length > 0 ? [...records, ...refused.rescued] : records, refused.rows);
 }
 

@@ -3,7 +3,7 @@ import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
-import { holdInQuarantine, sortRejected } from './quarantine.js';
+import { holdInQuarantine, refusalsOfPage } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
 import { pageLimitFor, traverse } from './traverse.js';
@@ -117,7 +117,7 @@ export function createPuller(options: PullerOptions): Puller {
         const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
         // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
-        const refused = sortRejected(collection, page.rejected, now);
+        const refused = refusalsOfPage(collection, page.rejected, now);
         const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
         await db.transaction('rw', tables, async () => {
           // Without a version filter a page is every record of its id range.

@@ -17,7 +17,7 @@ export function quarantineRows(collection: CollectionName | 'categories', reject
   return rejected.map((r) => quarantineRow(collection, r.raw, r.issues, at));
 }
 
-/** What to do with the records the read schema refused (see {@link sortRefused}). */
+/** What to do with the records the read schema refused (see {@link rescueRefusedParents}). */
 export interface Refusals {
   /** Parents refused only for hydrated children, read again: to be applied with the rest. */
   rescued: StoredRecord[];
@@ -26,12 +26,12 @@ export interface Refusals {
 }
 
 /**
- * Sorts the quarantine rows of refused records of `collection`: a parent refused only because of
- * a hydrated child (see `rescueParent`) is rescued, to be applied with its good children, and only
- * its bad children are quarantined, as records of their own collection (with the parent row's
- * time); every other row stays as it is.
+ * Rescues the parents among the quarantine rows of `collection` that were refused only because
+ * of a hydrated child (see `rescueParent`): such a parent is to be applied with its good
+ * children, and only its bad children are quarantined, as records of their own collection (with
+ * the parent row's time). Every other row stays as it is.
  */
-export function sortRefused(collection: CollectionName | 'categories', rows: readonly QuarantineRow[]): Refusals {
+export function rescueRefusedParents(collection: CollectionName | 'categories', rows: readonly QuarantineRow[]): Refusals {
   const out: Refusals = { rescued: [], rows: [] };
   for (const row of rows) {
     const rescue = row.collection === collection ? rescueParent(collection, row.record, row.issues) : undefined;
@@ -45,9 +45,9 @@ export function sortRefused(collection: CollectionName | 'categories', rows: rea
   return out;
 }
 
-/** {@link sortRefused} for the refused records of a page (`now` is read only when there are some). */
-export function sortRejected(collection: CollectionName | 'categories', rejected: readonly RejectedLike[], now: () => number): Refusals {
-  return rejected.length === 0 ? { rescued: [], rows: [] } : sortRefused(collection, quarantineRows(collection, rejected, now()));
+/** {@link rescueRefusedParents} for the refused records of a page (`now` is read only when there are some). */
+export function refusalsOfPage(collection: CollectionName | 'categories', rejected: readonly RejectedLike[], now: () => number): Refusals {
+  return rejected.length === 0 ? { rescued: [], rows: [] } : rescueRefusedParents(collection, quarantineRows(collection, rejected, now()));
 }
 
 /** The quarantine row of one refused record of `collection`, keyed by the record (`QuarantineRow.key`). */

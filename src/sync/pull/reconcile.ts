@@ -4,7 +4,7 @@ import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
-import { dropFromQuarantine, holdInQuarantine, idOfRaw, sortRejected } from './quarantine.js';
+import { dropFromQuarantine, holdInQuarantine, idOfRaw, refusalsOfPage } from './quarantine.js';
 import type { SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
 import { pageLimitFor, traverse } from './traverse.js';
@@ -82,7 +82,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
       for (; next < localIds.length; next++) if (!pending.has(localIds[next]!)) vanished.push(localIds[next]!);
     }
     // A parent refused only for a bad hydrated child is applied without it; the child is quarantined.
-    const refused = sortRejected(collection, page.rejected, now);
+    const refused = refusalsOfPage(collection, page.rejected, now);
     const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
     await db.transaction('rw', tables, async () => {
       const applied = await applyServerRecords(db, collection, records, { contiguous: true });

@@ -2,29 +2,19 @@ import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { sentRecordOf, withSent, withoutSent } from '../outbox/outbox-sent.js';
-import { settleInflight, type InflightBatch } from './inflight.js';
+import { settleInflight, type InflightBatch } from '../../db/inflight.js';
 import type { OutgoingRecord } from './prepare.js';
 import { sameValue } from '../records/fields.js';
 import { isTombstone } from '../records/tombstone.js';
 
 /**
- * Settles the entries of a POST the server acknowledged, in one transaction. An entry leaves
- * the outbox only here (docs/design.md, decision 6), and only when nothing moved while the POST was
- * in flight. When something did, the entry stays, rebased on what was sent (`base` = the sent
- * record, the `sent` snapshot dropped):
- * - the app edited the record again (`localVersion` moved): `changed` becomes the fields whose
- *   values differ from what was sent, and those go out with the next push;
- * - a server state arrived meanwhile (a webhook, a latest-orders poll noted on `entry.server`):
- *   nobody knows whether it is older or newer than the write just made, so the entry keeps it
- *   and stays in the outbox. The next push three-way merges with the sent record as the base
- *   and the entry's `server` as the server's side; the pull that runs before every push of the
- *   sync cycle replaces that state with the server's newest one (the write just made has a
- *   higher `_v`). Pushed without such a pull, a state older than the write counts as the
- *   server's latest: its values win where the app did not edit again (until the next pull
- *   brings the write back), and a field the app edited again is a conflict.
- * The table keeps its record: it already shows what was sent (and any later edit); the next
- * pull brings the server's version of it with its new `_v`. The items leave their batch's
- * in-flight row (`inflight`) in the same transaction.
+ * Settles the entries of a POST the server acknowledged, in one transaction: the only place an
+ * entry leaves the outbox (docs/design.md, decision 6). An entry that moved while the POST was in
+ * flight stays, rebased on what was sent (`base` = the sent record, `sent` dropped): edited again,
+ * `changed` keeps the fields that differ from what was sent; with a server state noted meanwhile
+ * (`entry.server`), that state is kept for the next push to merge against, as nobody knows whether
+ * it is older than the write just made. The table's record is left as it is (it shows what was
+ * sent); the items leave their batch's in-flight row in the same transaction.
  */
 export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, items: readonly OutgoingRecord[], inflight?: InflightBatch): Promise<void> {
   const table = db.collection(collection);
@@ -57,7 +47,7 @@ export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, 
     }
     await deleteSeqs(db, deletes);
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
-    await settleInflight(db, inflight, items);
+    await settleInflight(db._sync_inflight, inflight, items.map((i) => i.entry.seq));
   });
 }
 
@@ -151,6 +141,6 @@ async function updateEntries(
       if (current) puts.push(update(current, item, i));
     });
     if (puts.length > 0) await db._sync_outbox.bulkPut(puts);
-    await settleInflight(db, inflight, items);
+    await settleInflight(db._sync_inflight, inflight, items.map((i) => i.entry.seq));
   });
 }

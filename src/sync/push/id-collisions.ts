@@ -1,5 +1,6 @@
 import type { Table } from 'dexie';
 import { conflictKey } from '../../db/conflict-key.js';
+import { META_KEYS } from '../../db/meta-keys.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { MovedCreate, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import type { Id } from '../../ids/id.js';
@@ -9,9 +10,6 @@ import { COLLECTION_INFO } from '../../schema/index.js';
 import { checkEntry, knownServerState, type CheckOutcome } from '../conflicts/conflict-check.js';
 import { readSent } from '../outbox/outbox-sent.js';
 import { mayReference } from '../records/relations.js';
-
-/** The `_sync_meta` key of the latest {@link MovedCreate}s, which every tab's status shows. */
-export const MOVED_CREATES_KEY = 'moved-creates';
 
 /** How many of the latest moves the database keeps for the status. */
 export const MOVED_CREATES_KEPT = 20;
@@ -61,8 +59,8 @@ export async function moveCollidingCreates(db: MirrorDb, collection: CollectionN
       moves.push({ collection, from: entry.id, to, at: now });
     }
     if (moves.length > 0) {
-      const kept = ((await db._sync_meta.get(MOVED_CREATES_KEY))?.value as MovedCreate[] | undefined) ?? [];
-      await db._sync_meta.put({ key: MOVED_CREATES_KEY, value: [...kept, ...moves].slice(-MOVED_CREATES_KEPT) });
+      const kept = ((await db._sync_meta.get(META_KEYS.movedCreates))?.value as MovedCreate[] | undefined) ?? [];
+      await db._sync_meta.put({ key: META_KEYS.movedCreates, value: [...kept, ...moves].slice(-MOVED_CREATES_KEPT) });
     }
     return moves;
   });
@@ -70,7 +68,7 @@ export async function moveCollidingCreates(db: MirrorDb, collection: CollectionN
 
 /** The latest creates moved to a fresh id (see {@link moveCollidingCreates}), oldest first. */
 export async function readMovedCreates(db: MirrorDb): Promise<MovedCreate[]> {
-  const value = (await db._sync_meta.get(MOVED_CREATES_KEY))?.value;
+  const value = (await db._sync_meta.get(META_KEYS.movedCreates))?.value;
   return Array.isArray(value) ? (value as MovedCreate[]) : [];
 }
 

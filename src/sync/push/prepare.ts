@@ -1,7 +1,7 @@
 import { Dexie, type Table } from 'dexie';
 import { foldInflightRows } from '../../db/inflight.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
-import type { ConflictRow, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
+import type { ConflictRow, InflightEntry, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import type { Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { checkBase, checkEntry, knownServerState, type CheckOutcome } from '../conflicts/conflict-check.js';
@@ -21,6 +21,11 @@ export interface OutgoingRecord {
   record: StoredRecord;
   /** The POST element. */
   wire: WireRecord;
+}
+
+/** What the in-flight row of its batch holds for an outgoing record (see `writeInflight`). */
+export function inflightEntryOf(item: OutgoingRecord): InflightEntry {
+  return { seq: item.entry.seq, wire: item.wire, v: item.entry.base?._v ?? 0, fields: item.entry.changed };
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
-import { formatIssues, ValidationError, type ValidationIssue } from '../../errors/index.js';
+import { z } from 'zod';
+import { formatIssues, ValidationError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
-import { DEFAULT_CONFLICT, pushOptionIssues } from './push-options.js';
-import { BATCH_DEFAULTS, jsonBytes, planBatches, type BatchLimits } from './batches.js';
-import { dropInflight, writeInflight } from './inflight.js';
+import { batchOption, conflictOption } from './push-options.js';
+import { jsonBytes, planBatches, type BatchLimits } from './batches.js';
+import { fnOption, parseOptions } from '../../schema/option-schema.js';
+import { dropInflight, writeInflight } from '../../db/inflight.js';
 import { pushOrder } from '../records/relations.js';
 import { moveCollidingCreates } from './id-collisions.js';
-import { prepareCollection, type OutgoingRecord } from './prepare.js';
+import { inflightEntryOf, prepareCollection, type OutgoingRecord } from './prepare.js';
 import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
@@ -73,10 +75,8 @@ export interface Pusher {
  */
 export function createPusher(options: PusherOptions): Pusher {
   const { db, client, beforeBatch } = options;
-  validate(options);
-  const strategy = options.conflict ?? DEFAULT_CONFLICT;
+  const { conflict: strategy, batch: limits } = resolvePusherOptions(options);
   const now = options.now ?? Date.now;
-  const limits: BatchLimits = { ...BATCH_DEFAULTS, ...definedOnly(options.batch) };
   const sender = createBatchSender(db, client, beforeBatch);
 
   async function push(opts: PushOptions = {}): Promise<PushReport> {
@@ -111,7 +111,7 @@ export function createPusher(options: PusherOptions): Pusher {
     counts.batches += batches.length;
     // Write-ahead: what each POST carries is stored before any goes out, one row per batch, so a
     // POST that landed is recognised even when this process dies before its answer is handled.
-    const inflight = await writeInflight(db, collection, batches);
+    const inflight = await writeInflight(db._sync_inflight, collection, batches.map((batch) => batch.map(inflightEntryOf)));
     const settled = settlementQueue(db, collection);
     let unsent = 0; // the first batch not POSTed yet
     try {
@@ -123,7 +123,7 @@ export function createPusher(options: PusherOptions): Pusher {
     } catch (error) {
       // What the server acknowledged is settled before the push stops; batches never sent leave no snapshot.
       await settled.drain().catch(() => undefined);
-      await dropInflight(db, inflight.slice(unsent)).catch(() => undefined);
+      await dropInflight(db._sync_inflight, inflight.slice(unsent)).catch(() => undefined);
       throw error;
     }
     await settled.drain();
@@ -136,19 +136,17 @@ function hasWork(counts: PushCounts): boolean {
   return counts.requests + counts.acknowledged + counts.conflicts + counts.rejected + counts.awaitingParent + counts.moved > 0;
 }
 
-function definedOnly(batch: Partial<BatchLimits> | undefined): Partial<BatchLimits> {
-  const out: Partial<BatchLimits> = {};
-  if (batch?.maxRecords !== undefined) out.maxRecords = batch.maxRecords;
-  if (batch?.maxBytes !== undefined) out.maxBytes = batch.maxBytes;
-  return out;
-}
+/** The options `createPusher` checks; `db`, `client` and `now` are the caller's own. */
+const pusherOptionsSchema = z.object({
+  conflict: conflictOption,
+  batch: batchOption,
+  beforeBatch: fnOption<BeforeBatch>().optional(),
+});
 
-function validate(options: PusherOptions): void {
-  const issues: ValidationIssue[] = [];
-  const beforeBatch: unknown = options.beforeBatch;
-  if (beforeBatch !== undefined && typeof beforeBatch !== 'function') issues.push({ path: ['beforeBatch'], message: 'must be a function' });
-  issues.push(...pushOptionIssues(options.conflict, options.batch));
-  if (issues.length > 0) {
-    throw new ValidationError(`createPusher: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
+function resolvePusherOptions(options: PusherOptions): { conflict: ConflictStrategy; batch: BatchLimits } {
+  const parsed = parseOptions(pusherOptionsSchema, options);
+  if (!parsed.ok) {
+    throw new ValidationError(`createPusher: bad options: ${formatIssues(parsed.issues, { whole: '(options)' })}`, { issues: parsed.issues });
   }
+  return parsed.value;
 }

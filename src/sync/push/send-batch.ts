@@ -3,7 +3,7 @@ import { isAuthError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { acknowledgeSent, markRejected, noteUnanswered } from './acknowledge.js';
 import { jsonBytes } from './batches.js';
-import type { InflightBatch } from './inflight.js';
+import type { InflightBatch } from '../../db/inflight.js';
 import type { OutgoingRecord } from './prepare.js';
 import type { PushCounts } from './push-report.js';
 import type { WireRecord } from '../records/wire-record.js';

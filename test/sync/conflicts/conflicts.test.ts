@@ -5,7 +5,7 @@ import { listConflicts, resolveConflict } from '../../../src/sync/conflicts/conf
 import type { ConflictResolver, ConflictStrategy } from '../../../src/sync/conflicts/conflict-strategy.js';
 import { removeLocal, saveLocal } from '../../../src/sync/outbox/local-edit.js';
 import { startPushFixture, type PushFixture } from '../push/push-fixture.js';
-import { pendingEntries } from '../../../src/sync/outbox/outbox-pending.js';
+import { listOutbox } from '../../../src/sync/outbox/outbox-list.js';
 
 let fx: PushFixture | undefined;
 afterEach(async () => {
@@ -38,7 +38,7 @@ describe('conflicts over HTTP', () => {
     expect(conflict?.local).toMatchObject({ firstname: 'Local' });
     expect(conflict?.server).toMatchObject({ firstname: 'Register' });
     expect(conflict?.base).toMatchObject({ firstname: customer.firstname });
-    expect((await pendingEntries(f.db))[0]).toMatchObject({ state: 'conflict', reason: 'conflict on firstname' });
+    expect((await listOutbox(f.db))[0]).toMatchObject({ state: 'conflict', reason: 'conflict on firstname' });
     expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Register' });
     // The UI still shows the app's value; a second push leaves the waiting entry alone.
     expect(await f.db.customers.get(customer.id)).toMatchObject({ firstname: 'Local' });
@@ -54,7 +54,7 @@ describe('conflicts over HTTP', () => {
 
     await resolveConflict(f.db, key, 'local');
     expect(await listConflicts(f.db)).toEqual([]);
-    expect((await pendingEntries(f.db))[0]).toMatchObject({ state: 'pending', changed: ['firstname'] });
+    expect((await listOutbox(f.db))[0]).toMatchObject({ state: 'pending', changed: ['firstname'] });
     expect(await f.pusher.push()).toMatchObject({ pushed: 1, conflicts: 0 });
     expect(f.sim.store.get('customers', customer.id)).toMatchObject({ firstname: 'Local', lastname: 'Changed too' });
     expect(await f.db._sync_outbox.count()).toBe(0);
@@ -303,7 +303,7 @@ describe('conflicts over HTTP', () => {
       expect(row).toMatchObject({ key: `customers:${id}`, base: null, local: { firstname: 'Alice', lastname: 'Local' }, server: { firstname: 'Bob' } });
       expect(row?.fields).toEqual(expect.arrayContaining(['company', 'firstname']));
       expect(f.sim.store.get('customers', id)).toMatchObject({ company: 'Other device Ltd', firstname: 'Bob', email: 'bob@example.com', _v: other._v });
-      expect((await pendingEntries(f.db))[0]).toMatchObject({ op: 'create', state: 'conflict' });
+      expect((await listOutbox(f.db))[0]).toMatchObject({ op: 'create', state: 'conflict' });
     });
 
     it("resolving with 'server' keeps the other record as it is and drops the local create: nothing of it goes out", async () => {
@@ -359,7 +359,7 @@ describe('conflicts over HTTP', () => {
     await resolveConflict(fx.db, `orders:${orderId}`, 'server');
     await fx.pusher.push();
     expect(s.get('order_details', itemId)).toBeUndefined();
-    const entries = await pendingEntries(fx.db);
+    const entries = await listOutbox(fx.db);
     expect(entries.map((e) => [e.collection, e.state])).toEqual([['order_details', 'rejected']]);
     expect(entries[0]?.reason).toMatch(/its parent, the local create of orders \d+, was dropped: the server holds another record with that id/);
     expect(s.get('orders', orderId)).toMatchObject({ note: 'their sale' });

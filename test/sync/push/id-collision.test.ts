@@ -3,7 +3,7 @@ import type { StoredRecord } from '../../../src/db/sync-rows.js';
 import { NetworkError } from '../../../src/errors/index.js';
 import { listConflicts } from '../../../src/sync/conflicts/conflict-resolution.js';
 import { saveLocal } from '../../../src/sync/outbox/local-edit.js';
-import { pendingEntries } from '../../../src/sync/outbox/outbox-pending.js';
+import { listOutbox } from '../../../src/sync/outbox/outbox-list.js';
 import { retryRejected } from '../../../src/sync/outbox/outbox-retry.js';
 import { recordingFetch, startPushFixture, type PushFixture } from './push-fixture.js';
 
@@ -76,7 +76,7 @@ describe('a local create that meets another record under its id', () => {
     expect(await f.db.orders.get(fresh)).toMatchObject({ note: 'our sale' });
     for (const id of items) expect(await f.db.order_details.get(id)).toMatchObject({ id_order: fresh });
     expect(await f.db.stock_history.get(stock)).toMatchObject({ id_order: fresh });
-    expect(await pendingEntries(f.db)).toEqual([]);
+    expect(await listOutbox(f.db)).toEqual([]);
     expect(await listConflicts(f.db)).toEqual([]);
   });
 
@@ -109,7 +109,7 @@ describe('a local create that meets another record under its id', () => {
     expect(s.get('customers', customer)).toMatchObject({ firstname: 'Theirs' });
     expect(s.get('customers', to.customers!)).toMatchObject({ firstname: 'Ours' });
     expect(s.get('orders', existing.id)).toMatchObject({ id_customer: to.customers });
-    expect(await pendingEntries(f.db)).toEqual([]);
+    expect(await listOutbox(f.db)).toEqual([]);
   });
 
   it('is one transaction: nothing is half-moved when it fails', async () => {
@@ -146,7 +146,7 @@ describe('a local create that meets another record under its id', () => {
     expect(report).toMatchObject({ moved: [], acknowledged: 1, pushed: 0 });
     expect(f.sim.store.count('customers')).toBe(count);
     expect(f.sim.store.get('customers', id)).toMatchObject({ firstname: 'Eva' });
-    expect(await pendingEntries(f.db)).toEqual([]);
+    expect(await listOutbox(f.db)).toEqual([]);
   });
 
   it('a create marked as sent whose process died before the POST went out is not moved: it may have landed, so it stays a conflict', async () => {
@@ -168,7 +168,7 @@ describe('a local create that meets another record under its id', () => {
     const count = f.sim.store.count('customers');
     await f.pull('customers');
     // The reopened database folded the write-ahead row into the entry: the POST may have gone out.
-    expect((await pendingEntries(f.db))[0]?.sent).toBeDefined();
+    expect((await listOutbox(f.db))[0]?.sent).toBeDefined();
     const report = await f.makePusher().push();
     expect(report).toMatchObject({ moved: [], conflicts: 1, pushed: 0 });
     expect((await listConflicts(f.db))[0]).toMatchObject({ id, base: null });
@@ -198,7 +198,7 @@ describe('a local create that meets another record under its id', () => {
     refuse = true;
     await f.pusher.push();
     refuse = false;
-    expect((await pendingEntries(f.db))[0]).toMatchObject({ state: 'rejected' });
+    expect((await listOutbox(f.db))[0]).toMatchObject({ state: 'rejected' });
     await retryRejected(f.db);
     const count = f.sim.store.count('customers');
     await f.pull('customers');

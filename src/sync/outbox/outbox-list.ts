@@ -2,6 +2,6 @@ import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry } from '../../db/sync-rows.js';
 
 /** Every local edit the server has not acknowledged (pending, rejected and in conflict), in edit order. */
-export async function pendingEntries(db: MirrorDb): Promise<OutboxEntry[]> {
+export async function listOutbox(db: MirrorDb): Promise<OutboxEntry[]> {
   return db._sync_outbox.toArray();
 }
