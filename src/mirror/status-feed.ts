@@ -7,7 +7,7 @@ import { ObservableValue } from './observable-value.js';
 import { readUnavailable, type ListName } from './collection-availability.js';
 import { OUTBOX_TOUCHED } from './outbox-touch.js';
 import { connectivityChange } from './phases.js';
-import { initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
+import { initialProgress, initialStatus, type SyncPhase, type SyncProgress, type SyncStatus } from './status.js';
 
 /** Options of {@link createStatusFeed}. */
 export interface StatusFeedOptions {
@@ -40,7 +40,7 @@ export interface StatusFeed {
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { db, env } = options;
   const status = new ObservableValue<SyncStatus>(initialStatus(env.isOnline()));
-  const progress = new ObservableValue<SyncProgress>({ collections: {} });
+  const progress = new ObservableValue<SyncProgress>(initialProgress());
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
   let outboxTouched: unknown;

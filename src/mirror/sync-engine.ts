@@ -4,6 +4,7 @@ import { createPuller, type Puller } from '../sync/pull/index.js';
 import { createPusher } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { MIRROR_DEFAULTS, type MirrorOptions } from './options.js';
+import { createProgressTracker } from './progress-tracker.js';
 import type { StatusFeed } from './status-feed.js';
 import { createSyncCycle, type SyncCycle } from './sync-cycle.js';
 
@@ -25,19 +26,15 @@ export interface SyncEngine {
   cycle: SyncCycle;
 }
 
-/** Creates the {@link SyncEngine}: pulls report their progress to the feed, and pushes ask for the lead first. */
+/** Creates the {@link SyncEngine}: pulls report their progress to the feed (estimates added), and pushes ask for the lead first. */
 export function createSyncEngine(parts: SyncEngineParts): SyncEngine {
   const { db, client, options, now, feed } = parts;
   const pageLimit = options.pageLimit ?? MIRROR_DEFAULTS.pageLimit;
   const skewMarginMs = options.skewMarginMs ?? MIRROR_DEFAULTS.skewMarginMs;
-  const puller = createPuller({
-    db,
-    client,
-    pageLimit,
-    skewMarginMs,
-    now,
-    onProgress: (collection, p) => feed.progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
-  });
+  const progress = createProgressTracker({ db, client, progress: feed.progress });
+  // The progress ends with the feed (the mirror closed): a question still out is cancelled.
+  feed.progress.subscribe({ complete: () => progress.close() });
+  const puller = createPuller({ db, client, pageLimit, skewMarginMs, now, onProgress: (collection, p) => progress.onProgress(collection, p) });
   const pusher = createPusher({
     db,
     client,

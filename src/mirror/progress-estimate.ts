@@ -1,0 +1,142 @@
+import type { Id } from '../ids/id.js';
+
+/**
+ * What a collection's traversal is estimated to have left. The service gives no count, so the
+ * estimate comes from the id range still ahead: a traversal walks ids upwards, from where it
+ * stands to the server's newest id, and that range is cut into windows whose records are counted
+ * by a probe each (a small page from the window's start, see {@link windowCount}). Ids start with
+ * their creation time and shops grow, so records crowd towards the newest ids: the windows whose
+ * count is a guess from a density are split where most records are guessed to be, and probed
+ * again, as long as the traversal's size is worth the requests (see {@link splitLargest}).
+ */
+export interface ProgressEstimate {
+  /** Records the traversal is estimated to have left (0 once it is done). */
+  remaining: number;
+  /** Records so far plus {@link remaining}: the traversal's estimated size. */
+  total: number;
+  /** Records so far over {@link total}, 0 to 1. */
+  fraction: number;
+}
+
+/** Where a traversal stood after one of its pages. */
+export interface TraversalSample {
+  /** Records applied so far in the traversal (a resumed one counts those before the interruption). */
+  records: number;
+  /** The id the traversal has reached (its next `id_start`). */
+  position: Id;
+}
+
+/**
+ * A range of ids `[start, end)` ahead of a traversal, and what its probe saw: the ids of a small
+ * page asked from its start.
+ */
+export interface IdWindow {
+  start: bigint;
+  end: bigint;
+  /** The probe's ids, ascending (those past `end` included: they show the window's end is near). */
+  ids: bigint[];
+  /** The probe got as many records as it asked: the collection goes on past its last id. */
+  full: boolean;
+}
+
+/** Records one probe asks for: a quarter of a default page, enough to see a window's density. */
+export const PROBE_RECORDS = 100;
+/** Windows of the first pass over the ids ahead. */
+export const FIRST_PROBES = 8;
+/** The most probes a traversal asks (one request each, one after the other). */
+export const MAX_PROBES = 32;
+/**
+ * Records ahead per probe: a traversal expected to have fewer left asks fewer probes, so that the
+ * probes' records stay within about 5% of the traversal's (a delta of a few pages asks one).
+ */
+const RECORDS_PER_PROBE = 1_000;
+
+/**
+ * A first guess of the records left, from the density of records per id over the pages so far
+ * (oldest first) and the server's newest id. Too rough to show (shops grow and sell by day, so
+ * the density changes along the ids); it bounds how many probes the first pass asks. Undefined
+ * until two pages are known at different ids.
+ */
+export function roughRemaining(samples: readonly TraversalSample[], newestId: Id): number | undefined {
+  if (samples.length < 2) return undefined;
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  const span = Number(BigInt(last.position) - BigInt(first.position));
+  if (!(span > 0)) return undefined;
+  const ahead = Number(BigInt(newestId) - BigInt(last.position));
+  return ahead > 0 ? ((last.records - first.records) / span) * ahead : 0;
+}
+
+/** How many probes a traversal with about `records` left is worth (at least one, at most `max`). */
+export function probeCount(records: number, max = MAX_PROBES): number {
+  return Math.min(max, Math.max(1, Math.ceil(records / RECORDS_PER_PROBE)));
+}
+
+/**
+ * Cuts `[from, to]` (the traversal's position and the newest id, inclusive) into `count` windows
+ * of equal id width, not yet probed.
+ */
+export function idWindows(from: Id, to: Id, count: number): IdWindow[] {
+  const start = BigInt(from);
+  const end = BigInt(to) + 1n;
+  if (end <= start) return [];
+  const width = (end - start + BigInt(count) - 1n) / BigInt(count);
+  const windows: IdWindow[] = [];
+  for (let s = start; s < end; s += width) windows.push({ start: s, end: s + width < end ? s + width : end, ids: [], full: false });
+  return windows;
+}
+
+/**
+ * The records in `window` by its probe. Ids past the window's end leave the count exact; a probe
+ * that was not full ended at the collection's end, also exact; a full probe inside the window
+ * counts by its density: its records over the ids they spanned, times the window's width.
+ */
+export function windowCount(window: IdWindow): number {
+  let inside = 0;
+  for (const id of window.ids) if (id < window.end) inside++;
+  if (inside < window.ids.length || !window.full) return inside;
+  const spanned = Number(window.ids[window.ids.length - 1]! - window.start) + 1;
+  return (inside / spanned) * Number(window.end - window.start);
+}
+
+/** True when the window's count is a density's guess (its probe ended inside it), not a count. */
+export function guessed(window: IdWindow): boolean {
+  return window.full && window.ids.length > 0 && window.ids[window.ids.length - 1]! < window.end;
+}
+
+/**
+ * Splits the window whose guessed count is largest in two at its middle: the left half keeps the
+ * probe's ids, the right half is returned to be probed. Undefined when every count is exact.
+ */
+export function splitLargest(windows: IdWindow[]): IdWindow | undefined {
+  let largest: IdWindow | undefined;
+  for (const w of windows) if (guessed(w) && w.end - w.start > 1n && (!largest || windowCount(w) > windowCount(largest))) largest = w;
+  if (!largest) return undefined;
+  const mid = largest.start + (largest.end - largest.start) / 2n;
+  const right: IdWindow = { start: mid, end: largest.end, ids: [], full: false };
+  largest.end = mid;
+  windows.splice(windows.indexOf(largest) + 1, 0, right);
+  return right;
+}
+
+/**
+ * The estimate once the windows are counted: the records of the windows ahead of `position`,
+ * a window it is inside counted for the part ahead of it.
+ */
+export function estimateFromWindows(records: number, position: Id, windows: readonly IdWindow[]): ProgressEstimate {
+  const at = BigInt(position);
+  let remaining = 0;
+  for (const w of windows) {
+    if (w.end <= at) continue;
+    const records = windowCount(w);
+    if (w.start >= at) remaining += records;
+    else remaining += (records * Number(w.end - at)) / Number(w.end - w.start);
+  }
+  return estimate(records, Math.round(remaining));
+}
+
+/** An estimate of `records` so far and `remaining` left. */
+export function estimate(records: number, remaining = 0): ProgressEstimate {
+  const total = records + remaining;
+  return { remaining, total, fraction: total === 0 ? 1 : records / total };
+}
