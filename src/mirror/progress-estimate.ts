@@ -89,14 +89,39 @@ export function idWindows(from: Id, to: Id, count: number): IdWindow[] {
 /**
  * The records in `window` by its probe. Ids past the window's end leave the count exact; a probe
  * that was not full ended at the collection's end, also exact; a full probe inside the window
- * counts by its density: its records over the ids they spanned, times the window's width.
+ * guesses from densities: the probe's own (its records over the ids they spanned) at the window's
+ * start and `endDensity` at its end (the next window's, or the newest records'), averaged over the
+ * window's width. Records crowd towards the newest ids, so the start's density alone would count
+ * too few.
  */
-export function windowCount(window: IdWindow): number {
-  let inside = 0;
-  for (const id of window.ids) if (id < window.end) inside++;
-  if (inside < window.ids.length || !window.full) return inside;
-  const spanned = Number(window.ids[window.ids.length - 1]! - window.start) + 1;
-  return (inside / spanned) * Number(window.end - window.start);
+export function windowCount(window: IdWindow, endDensity?: number): number {
+  if (!guessed(window)) {
+    let inside = 0;
+    for (const id of window.ids) if (id < window.end) inside++;
+    return inside;
+  }
+  const start = probeDensity(window);
+  return ((start + (endDensity ?? start)) / 2) * Number(window.end - window.start);
+}
+
+/** The records per id a window's probe saw from the window's start. */
+export function probeDensity(window: IdWindow): number {
+  if (!guessed(window)) return windowCount(window) / Number(window.end - window.start);
+  return window.ids.length / (Number(window.ids[window.ids.length - 1]! - window.start) + 1);
+}
+
+/**
+ * The records per id just below the newest id, from the newest records (descending, the newest
+ * first); undefined with fewer than two.
+ */
+export function newestDensity(ids: readonly bigint[]): number | undefined {
+  if (ids.length < 2) return undefined;
+  return ids.length / (Number(ids[0]! - ids[ids.length - 1]!) + 1);
+}
+
+/** Every window's count (see {@link windowCount}), each with the density where the next one starts. */
+export function windowCounts(windows: readonly IdWindow[], newest?: number): number[] {
+  return windows.map((w, i) => windowCount(w, i + 1 < windows.length ? probeDensity(windows[i + 1]!) : newest));
 }
 
 /** True when the window's count is a density's guess (its probe ended inside it), not a count. */
@@ -108,30 +133,35 @@ export function guessed(window: IdWindow): boolean {
  * Splits the window whose guessed count is largest in two at its middle: the left half keeps the
  * probe's ids, the right half is returned to be probed. Undefined when every count is exact.
  */
-export function splitLargest(windows: IdWindow[]): IdWindow | undefined {
-  let largest: IdWindow | undefined;
-  for (const w of windows) if (guessed(w) && w.end - w.start > 1n && (!largest || windowCount(w) > windowCount(largest))) largest = w;
-  if (!largest) return undefined;
-  const mid = largest.start + (largest.end - largest.start) / 2n;
-  const right: IdWindow = { start: mid, end: largest.end, ids: [], full: false };
-  largest.end = mid;
-  windows.splice(windows.indexOf(largest) + 1, 0, right);
+export function splitLargest(windows: IdWindow[], newest?: number): IdWindow | undefined {
+  const counts = windowCounts(windows, newest);
+  let largest = -1;
+  windows.forEach((w, i) => {
+    if (guessed(w) && w.end - w.start > 1n && (largest < 0 || counts[i]! > counts[largest]!)) largest = i;
+  });
+  if (largest < 0) return undefined;
+  const split = windows[largest]!;
+  const mid = split.start + (split.end - split.start) / 2n;
+  const right: IdWindow = { start: mid, end: split.end, ids: [], full: false };
+  split.end = mid;
+  windows.splice(largest + 1, 0, right);
   return right;
 }
 
 /**
  * The estimate once the windows are counted: the records of the windows ahead of `position`,
- * a window it is inside counted for the part ahead of it.
+ * a window it is inside counted for the part ahead of it. `newest`: the density of the newest
+ * records (see {@link newestDensity}).
  */
-export function estimateFromWindows(records: number, position: Id, windows: readonly IdWindow[]): ProgressEstimate {
+export function estimateFromWindows(records: number, position: Id, windows: readonly IdWindow[], newest?: number): ProgressEstimate {
   const at = BigInt(position);
+  const counts = windowCounts(windows, newest);
   let remaining = 0;
-  for (const w of windows) {
-    if (w.end <= at) continue;
-    const records = windowCount(w);
-    if (w.start >= at) remaining += records;
-    else remaining += (records * Number(w.end - at)) / Number(w.end - w.start);
-  }
+  windows.forEach((w, i) => {
+    if (w.end <= at) return;
+    if (w.start >= at) remaining += counts[i]!;
+    else remaining += (counts[i]! * Number(w.end - at)) / Number(w.end - w.start);
+  });
   return estimate(records, Math.round(remaining));
 }
 

@@ -8,6 +8,7 @@ import {
   estimateFromWindows,
   FIRST_PROBES,
   idWindows,
+  newestDensity,
   probeCount,
   PROBE_RECORDS,
   roughRemaining,
@@ -40,12 +41,14 @@ interface Traversal {
   samples: TraversalSample[];
   /** The windows ahead, once every probe answered. */
   windows: IdWindow[] | undefined;
+  /** Records per id among the newest records. */
+  newestDensity: number | undefined;
   asked: boolean;
 }
 
 /**
  * Creates a {@link ProgressTracker}. A traversal that reaches its second page asks the server
- * for the collection's newest id, then probes the ids between its position and that one (see
+ * for the collection's newest records (a small page, backward by id), then probes the ids between its position and that one (see
  * `progress-estimate.ts`): one request at a time, at most `MAX_PROBES` small pages, and
  * nothing at all for a delta of one page. The questions never hold the pull up, and a failed
  * one only leaves the estimate out.
@@ -62,7 +65,7 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
   const estimateOf = (traversal: Traversal, progress: CollectionProgress) => {
     if (progress.done) return estimate(progress.records);
     if (!traversal.windows || progress.position === undefined) return undefined;
-    return estimateFromWindows(progress.records, progress.position, traversal.windows);
+    return estimateFromWindows(progress.records, progress.position, traversal.windows, traversal.newestDensity);
   };
 
   /** Counts the windows ahead of `traversal`; false when it was overtaken (a new traversal, the mirror closed). */
@@ -71,8 +74,10 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     const row = await options.db._sync_checkpoints.get(collection);
     // The probes ask what the traversal asks: a delta counts only the records changed since its start.
     const versionStart = row?.cursor?.versionStart ?? 0;
-    const last = await client.list(collection, { direction: 'backward', limit: 1, versionStart, signal });
-    const newest = last.cursor ?? last[0]?.id;
+    // The newest records: where the traversal ends, and how dense the ids are there.
+    const last = await client.list(collection, { direction: 'backward', limit: PROBE_RECORDS, versionStart, signal });
+    const newest = last[0]?.id;
+    traversal.newestDensity = newestDensity(last.map((record) => BigInt(record.id)));
     const position = traversal.samples.at(-1)?.position;
     if (newest === undefined || position === undefined || !current()) return false;
     const windows = idWindows(position, newest, probeCount(roughRemaining(traversal.samples, newest) ?? 0, FIRST_PROBES));
@@ -84,9 +89,9 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     };
     for (const window of windows) if (!(await probe(window))) return false;
     // The rest of the probes go where most records are guessed to be, as many as the size is worth.
-    const budget = probeCount(estimateFromWindows(0, position, windows).remaining) - windows.length;
+    const budget = probeCount(estimateFromWindows(0, position, windows, traversal.newestDensity).remaining) - windows.length;
     for (let i = 0; i < budget; i++) {
-      const right = splitLargest(windows);
+      const right = splitLargest(windows, traversal.newestDensity);
       if (!right) break;
       if (!(await probe(right))) return false;
     }
@@ -110,7 +115,7 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     onProgress(collection, progress) {
       let traversal = traversals.get(collection);
       if (!traversal || progress.pages <= 1) {
-        traversal = { samples: [], windows: undefined, asked: false };
+        traversal = { samples: [], windows: undefined, newestDensity: undefined, asked: false };
         traversals.set(collection, traversal);
       }
       if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: progress.position });
