@@ -175,7 +175,7 @@ export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HT
         resumed && h('span', { class: 'muted', 'data-test': 'progress-resumed' }, `Resumed at ${resumed[1]!.resumedAt!.toLocaleString()} records of ${COLLECTION_LABELS[resumed[0]] ?? resumed[0]}, where the last visit stopped`)),
       h('ul', { class: 'progress-list' },
         entries.map(([name, p]) =>
-          h('li', { class: p?.done ? 'done' : p ? 'running' : 'waiting' },
+          h('li', { class: p?.done ? 'done' : p ? 'running' : 'waiting', 'data-test': `progress-${name}`, 'data-records': String(p?.records ?? 0) },
             h('span', null, COLLECTION_LABELS[name] ?? name),
             h('span', { class: 'count' }, p ? `${p.records.toLocaleString()}${p.done ? ' ✓' : p.estimate ? ` of ~${p.estimate.total.toLocaleString()}` : ' …'}` : 'waiting')))),
     );

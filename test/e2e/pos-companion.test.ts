@@ -31,7 +31,8 @@ describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (
   let customerId: string;
 
   beforeAll(async () => {
-    ({ stage, tab, watch } = await openApp('pos-companion', { size: 'tiny', seed: 21, activity: false }, engine, { locale: LOCALE }));
+    // Stock history of many pages: a first sync long enough to show an estimate and to be interrupted.
+    ({ stage, tab, watch } = await openApp('pos-companion', { size: { stock_history: 6_000 }, seed: 21, activity: false }, engine, { locale: LOCALE }));
   }, 180_000);
   afterAll(() => stage?.close());
   afterEach(() => expect(watch.unexpected(), 'errors the pages reported').toEqual([]));
@@ -46,7 +47,22 @@ describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (
     // Slow answers keep the first sync running long enough to watch the status bar through it.
     stage.sim.setFaults({ latencyMs: 120 });
     await tab.goto(stage.server.url);
+    // The progress shows the records so far and, once the stock history is probed, about how many are left.
+    const stock = '[data-test=progress-stock_history]';
+    await waitUntil('the stock history under way with an estimate', async () => ({ running: await attribute(tab, stock, 'class'), left: await text(tab, '[data-test=progress-remaining]') }), (p) => p.running === 'running' && p.left !== null, SLOW);
+    expect(await text(tab, '[data-test=progress-remaining]')).toMatch(/^about [\d,.\s]+ left in the lists under way$/);
+    expect(await text(tab, '[data-test=progress-records]')).toMatch(/^[\d,.\s]+ records so far$/);
+    expect(await text(tab, stock)).toMatch(/of ~[\d,.\s]+$/);
+    // Closing the tab halfway leaves the stock history's cursor: the next visit resumes there.
+    const left = Number(await attribute(tab, stock, 'data-records'));
+    await tab.close();
+    tab = await stage.browser.newTab();
+    await tab.goto(stage.server.url);
     await recordStatusBar(tab);
+    const resumed = await waitUntil('the resumed first sync', () => text(tab, '[data-test=progress-resumed]'), (t) => t !== null, SLOW);
+    const at = Number(/^Resumed at ([\d,.\s]+) records of Stock movements/.exec(resumed!)?.[1]?.replace(/\D/g, ''));
+    expect(at, resumed!).toBeGreaterThanOrEqual(left);
+    expect(at).toBeLessThan(stage.sim.store.count('stock_history'));
     await waitForSyncRun(tab);
     stage.sim.setFaults({});
     // While the first sync runs there is no "last sync" to show: not "now", beside "First sync…".
