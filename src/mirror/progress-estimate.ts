@@ -87,12 +87,20 @@ export function idWindows(from: Id, to: Id, count: number): IdWindow[] {
 }
 
 /**
+ * A start density more than this many times the end's is taken for a burst (an import, a stock
+ * take booked at one moment): thousands of ids a millisecond apart, which would count millions
+ * if spread over the window.
+ */
+const BURST = 4;
+
+/**
  * The records in `window` by its probe. Ids past the window's end leave the count exact; a probe
  * that was not full ended at the collection's end, also exact; a full probe inside the window
- * guesses from densities: the probe's own (its records over the ids they spanned) at the window's
- * start and `endDensity` at its end (the next window's, or the newest records'), averaged over the
- * window's width. Records crowd towards the newest ids, so the start's density alone would count
- * too few.
+ * counts its own records and guesses the rest of the window from densities: the probe's (its
+ * records over the ids they spanned) at the window's start, at most {@link BURST} times
+ * `endDensity`, and `endDensity` at its end (the next window's, or the newest records'),
+ * averaged. Records crowd towards the newest ids, so the start's density alone would count too
+ * few.
  */
 export function windowCount(window: IdWindow, endDensity?: number): number {
   if (!guessed(window)) {
@@ -100,8 +108,10 @@ export function windowCount(window: IdWindow, endDensity?: number): number {
     for (const id of window.ids) if (id < window.end) inside++;
     return inside;
   }
-  const start = probeDensity(window);
-  return ((start + (endDensity ?? start)) / 2) * Number(window.end - window.start);
+  const end = endDensity ?? probeDensity(window);
+  const start = Math.min(probeDensity(window), BURST * end);
+  const rest = Number(window.end - window.ids[window.ids.length - 1]!) - 1;
+  return window.ids.length + ((start + end) / 2) * Math.max(0, rest);
 }
 
 /** The records per id a window's probe saw from the window's start. */
@@ -130,14 +140,19 @@ export function guessed(window: IdWindow): boolean {
 }
 
 /**
- * Splits the window whose guessed count is largest in two at its middle: the left half keeps the
- * probe's ids, the right half is returned to be probed. Undefined when every count is exact.
+ * Splits the window ahead of `position` whose guessed count is largest in two at its middle: the
+ * left half keeps the probe's ids, the right half is returned to be probed. Undefined when every
+ * count ahead is exact.
  */
-export function splitLargest(windows: IdWindow[], newest?: number): IdWindow | undefined {
+export function splitLargest(windows: IdWindow[], position: Id, newest?: number): IdWindow | undefined {
+  const at = BigInt(position);
   const counts = windowCounts(windows, newest);
   let largest = -1;
   windows.forEach((w, i) => {
-    if (guessed(w) && w.end - w.start > 1n && (largest < 0 || counts[i]! > counts[largest]!)) largest = i;
+    // A window the traversal has passed, or nearly, is not worth a request.
+    const ahead = w.start >= at ? w.start + (w.end - w.start) / 2n : w.end - at > (w.end - w.start) / 2n ? at : undefined;
+    if (ahead === undefined || !guessed(w) || w.end - w.start <= 1n) return;
+    if (largest < 0 || counts[i]! > counts[largest]!) largest = i;
   });
   if (largest < 0) return undefined;
   const split = windows[largest]!;

@@ -44,6 +44,8 @@ interface Traversal {
   /** Records per id among the newest records. */
   newestDensity: number | undefined;
   asked: boolean;
+  /** The traversal is done: no more probes. */
+  over: boolean;
 }
 
 /**
@@ -68,9 +70,13 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     return estimateFromWindows(progress.records, progress.position, traversal.windows, traversal.newestDensity);
   };
 
-  /** Counts the windows ahead of `traversal`; false when it was overtaken (a new traversal, the mirror closed). */
-  async function countAhead(collection: CollectionName, traversal: Traversal): Promise<boolean> {
-    const current = () => traversals.get(collection) === traversal && !signal.aborted;
+  /**
+   * Counts the windows ahead of `traversal`, publishing the estimate once the first pass is done
+   * and again after each probe that refines it; stops once the traversal is over (done, a new
+   * one, the mirror closed).
+   */
+  async function countAhead(collection: CollectionName, traversal: Traversal): Promise<void> {
+    const current = () => traversals.get(collection) === traversal && !traversal.over && !signal.aborted;
     const row = await options.db._sync_checkpoints.get(collection);
     // The probes ask what the traversal asks: a delta counts only the records changed since its start.
     const versionStart = row?.cursor?.versionStart ?? 0;
@@ -79,7 +85,7 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     const newest = last[0]?.id;
     traversal.newestDensity = newestDensity(last.map((record) => BigInt(record.id)));
     const position = traversal.samples.at(-1)?.position;
-    if (newest === undefined || position === undefined || !current()) return false;
+    if (newest === undefined || position === undefined || !current()) return;
     const windows = idWindows(position, newest, probeCount(roughRemaining(traversal.samples, newest) ?? 0, FIRST_PROBES));
     const probe = async (window: IdWindow) => {
       const page = await client.list(collection, { direction: 'forward', idStart: window.start.toString(), versionStart, limit: PROBE_RECORDS, signal });
@@ -87,37 +93,42 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
       window.full = page.length + page.rejected.length >= PROBE_RECORDS;
       return current();
     };
-    for (const window of windows) if (!(await probe(window))) return false;
-    // The rest of the probes go where most records are guessed to be, as many as the size is worth.
+    for (const window of windows) if (!(await probe(window))) return;
+    // The estimate reads a copy: a window split and not yet probed would count nothing meanwhile.
+    const publishWindows = () => {
+      traversal.windows = windows.map((w) => ({ ...w }));
+      republish(collection, traversal);
+    };
+    publishWindows();
+    // The rest of the probes go where most records ahead are guessed to be, as many as the size is worth.
     const budget = probeCount(estimateFromWindows(0, position, windows, traversal.newestDensity).remaining) - windows.length;
     for (let i = 0; i < budget; i++) {
-      const right = splitLargest(windows, traversal.newestDensity);
-      if (!right) break;
-      if (!(await probe(right))) return false;
+      const right = splitLargest(windows, traversal.samples.at(-1)!.position, traversal.newestDensity);
+      if (!right || !(await probe(right))) return;
+      publishWindows();
     }
-    traversal.windows = windows;
-    return true;
+  }
+
+  /** Publishes the collection's progress again with the estimate as it now stands, while its traversal runs. */
+  function republish(collection: CollectionName, traversal: Traversal): void {
+    const current = options.progress.value.collections[collection];
+    if (traversals.get(collection) === traversal && !signal.aborted && current && !current.done) publish(collection, { ...current, estimate: estimateOf(traversal, current) });
   }
 
   function ask(collection: CollectionName, traversal: Traversal): void {
     traversal.asked = true;
-    countAhead(collection, traversal).then(
-      (counted) => {
-        const current = options.progress.value.collections[collection];
-        if (counted && current && !current.done) publish(collection, { ...current, estimate: estimateOf(traversal, current) });
-      },
-      // The estimate is an extra: a refused or failed question leaves it out, and the sync goes on.
-      () => undefined,
-    );
+    // The estimate is an extra: a refused or failed question leaves it out, and the sync goes on.
+    countAhead(collection, traversal).catch(() => undefined);
   }
 
   return {
     onProgress(collection, progress) {
       let traversal = traversals.get(collection);
       if (!traversal || progress.pages <= 1) {
-        traversal = { samples: [], windows: undefined, newestDensity: undefined, asked: false };
+        traversal = { samples: [], windows: undefined, newestDensity: undefined, asked: false, over: false };
         traversals.set(collection, traversal);
       }
+      if (progress.done) traversal.over = true;
       if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: progress.position });
       if (!traversal.asked && !progress.done && traversal.samples.length >= 2 && !signal.aborted) ask(collection, traversal);
       publish(collection, { ...progress, estimate: estimateOf(traversal, progress) });

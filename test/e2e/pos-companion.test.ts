@@ -32,7 +32,7 @@ describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (
 
   beforeAll(async () => {
     // Stock history of many pages: a first sync long enough to show an estimate and to be interrupted.
-    ({ stage, tab, watch } = await openApp('pos-companion', { size: { stock_history: 6_000 }, seed: 21, activity: false }, engine, { locale: LOCALE }));
+    ({ stage, tab, watch } = await openApp('pos-companion', { size: { stock_history: 10_000 }, seed: 21, activity: false }, engine, { locale: LOCALE }));
   }, 180_000);
   afterAll(() => stage?.close());
   afterEach(() => expect(watch.unexpected(), 'errors the pages reported').toEqual([]));

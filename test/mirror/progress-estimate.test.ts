@@ -32,25 +32,30 @@ describe('the estimate of what a traversal has left', () => {
     expect(windowCount(window(0, 100, [10, 20, 30, 150], true))).toBe(3);
     // A probe that got fewer than it asked: the collection ends inside the window.
     expect(windowCount(window(0, 100, [10, 20], false))).toBe(2);
-    // A full probe of 4 ids over the window's first 40 ids: 10 in the 100; with a density of
-    // 0.3 at its end, the average of the two.
+    // A full probe of 4 ids over the window's first 40 ids: its 4, and 0.1 a step over the 60
+    // left; with a density of 0.3 at its end, the average of the two.
     const dense = window(0, 100, [9, 19, 29, 39], true);
-    expect(windowCount(dense)).toBe(10);
-    expect(windowCount(dense, 0.3)).toBeCloseTo(20);
+    expect(windowCount(dense)).toBeCloseTo(10);
+    expect(windowCount(dense, 0.3)).toBeCloseTo(4 + 0.2 * 60);
+    // A burst (4 ids in the first 4) counts at most four times the end's density.
+    expect(windowCount(window(0, 1000, [0, 1, 2, 3], true), 0.01)).toBeCloseTo(4 + 0.025 * 996);
     expect(newestDensity(ids(300, 290, 280, 270))).toBeCloseTo(4 / 31);
     expect(guessed(dense)).toBe(true);
     expect(guessed(window(0, 100, [10, 20, 30, 150], true))).toBe(false);
   });
 
   it('splits the window guessed to hold the most records, keeping its probe for the left half', () => {
-    const windows = [window(0, 100, [1, 2, 3, 4], true), window(100, 200, [150, 250], true), window(200, 300, [210, 220, 230, 240], true)];
-    const right = splitLargest(windows)!;
+    const windows = [window(0, 100, [1, 2, 3, 4], true), window(100, 200, [110, 120, 130, 140, 250], true), window(200, 300, [210, 220, 230, 240], true)];
+    const right = splitLargest(windows, '0')!;
     expect([Number(right.start), Number(right.end)]).toEqual([50, 100]);
     expect(windows.map((w) => [Number(w.start), Number(w.end)])).toEqual([[0, 50], [50, 100], [100, 200], [200, 300]]);
-    // Four ids over the first five: 0.8 a step, over the 50 ids of the half left.
-    expect(windowCount(windows[0]!)).toBe(40);
+    expect(right.ids).toEqual([]);
+    // Four ids over the first five: 0.8 a step over the rest of the half left.
+    expect(windowCount(windows[0]!)).toBeCloseTo(4 + 0.8 * 45);
     // Nothing to split once every count is exact.
-    expect(splitLargest([window(0, 100, [10, 150], true)])).toBeUndefined();
+    expect(splitLargest([window(0, 100, [10, 150], true)], '0')).toBeUndefined();
+    // Nor a window the traversal has mostly passed.
+    expect(splitLargest([window(0, 100, [1, 2, 3, 4], true)], '60')).toBeUndefined();
   });
 
   it('adds the windows ahead of the position, the one it is inside for the part ahead', () => {
