@@ -17,11 +17,16 @@
  * ephemeral): there the small tenant's first sync and the live query are also measured in a
  * MiniBrowser outside WebDriver, IndexedDB on disk, driven through its inspector.
  *
+ * `LARGE=1` syncs the ~1M-record tenant instead, into a profile on disk (`browser/large-sync.ts`):
+ * time, records/s, the ratio to the baseline, the tab's peak JS heap, the longest main-thread
+ * task, the database's size on disk, an idle delta and a live query on it.
+ *
  * `PROFILE=dir` also writes a CPU profile of the small tenant's first sync per engine and prints
  * its top self-time items, its areas and its longest busy stretch (`browser/profile.ts`).
  *
  *   npm run bench -- browser      ENGINES=chromium,firefox,webkit TENANTS=small,medium ROUNDS=3
  *                                 ROUND_LIMIT_S=600 SEARCH_PRODUCTS=100000 LIVE_WRITES=40 PROFILE=dir
+ *   LARGE=1 npm run bench -- browser      ENGINES=chromium ROUNDS=1 ROUND_LIMIT_S=1800
  *
  * The figures are also written as JSON under `test-output/bench-browser/` (`BENCH_RESULTS=dir`);
  * `node --import tsx bench/browser/spread.ts FILE...` gives the spread of several runs.
@@ -34,12 +39,14 @@ import { createSimulator, type Simulator } from '../src/simulator/index.js';
 import { buildBenchPage, runJob, type BenchServer } from './browser/bench-page.js';
 import { compareRankings, liveFigures, printEngine, searchFigures, syncFigures, type EngineFigures } from './browser/figures.js';
 import { firstSync } from './browser/first-sync.js';
+import { largeRoundLine, largeSync } from './browser/large-sync.js';
 import type { LiveQueryResult } from './browser/in-page/live-query.js';
 import type { SearchResult } from './browser/in-page/search.js';
 import { browserBenchOptions, type TenantName } from './browser/options.js';
 import { profileFirstSync } from './browser/profile.js';
 import { inspectedTab, inspectWebKitPage } from './browser/webkit-inspector.js';
 import { catalogue, searchQueries } from './search-catalogue.js';
+import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
 
 const options = browserBenchOptions();
 const startedAt = new Date();
@@ -56,9 +63,15 @@ console.log(
 
 const page = await buildBenchPage({ profile: options.profileDir !== undefined });
 const tenants = new Map<TenantName, { sim: Simulator; server: BenchServer }>();
+let large: { sim: SimulatorProcess; server: BenchServer } | undefined;
 let searchSetup: { queries: Record<string, string[]>; url: string; server: BenchServer } | undefined;
 const results: EngineFigures[] = [];
 try {
+  if (options.large) {
+    const sim = await forkSimulator({ size: 'large', seed: 9 });
+    large = { sim, server: await page.serve(sim.baseUrl) };
+    console.log(`large tenant: ${sim.total.toLocaleString('en')} records on the server`);
+  }
   for (const tenant of options.tenants) {
     const sim = await createSimulator({ port: 0, size: tenant, seed: 3, activity: false });
     tenants.set(tenant, { sim, server: await page.serve(sim.baseUrl) });
@@ -90,6 +103,10 @@ try {
   console.log(`figures written to ${resultsFile}`);
 } finally {
   await searchSetup?.server.stop();
+  if (large) {
+    await large.server.stop();
+    large.sim.stop();
+  }
   for (const { sim, server } of tenants.values()) {
     await server.stop();
     await sim.close();
@@ -140,6 +157,17 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
         figures.notes.push(`no live-query figure on the ${tenant} tenant: its last round was stopped at the time limit`);
       }
       await tab.close();
+    }
+    if (large) {
+      const { sim, server } = large;
+      const rounds = await largeSync(browser, server, sim, {
+        rounds: options.rounds,
+        limitMs: options.roundLimitMs,
+        liveWrites: options.liveWrites,
+        onRound: (round, index) => console.log(largeRoundLine(round, index)),
+      });
+      figures.large = { records: sim.total, rounds };
+      if (!browser.profileDir) figures.notes.push('the large tenant ran in IndexedDB this engine keeps in memory under automation, not on disk');
     }
     if (engine === 'webkit') await syncOnDisk(figures);
     if (searchSetup) {

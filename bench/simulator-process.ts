@@ -9,7 +9,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CollectionName } from '../src/schema/collections.js';
-import type { SimulatorOptions } from '../src/simulator/index.js';
+import type { SimulatorOptions, SwitchOptions } from '../src/simulator/index.js';
 
 /** The simulator options a benchmark may set; they reach the child as JSON. */
 export type ForkSimulatorOptions = Pick<SimulatorOptions, 'size' | 'seed' | 'logSize'>;
@@ -28,6 +28,8 @@ export interface SimulatorProcess {
   postsSoFar(): Promise<number>;
   /** Has the simulator's registers make `count` sales (orders, items, payments, stock) and resolves with how many records they added. */
   sell(count: number): Promise<number>;
+  /** Changes the simulator's switches (`setOptions`), e.g. ids served as strings. */
+  setOptions(options: SwitchOptions): Promise<void>;
   /** Disconnects from the child, which then closes the simulator and exits. */
   stop(): void;
 }
@@ -64,12 +66,13 @@ export async function forkSimulator(options: ForkSimulatorOptions): Promise<Simu
     total: Object.values(ready.counts).reduce((n, c) => n + c, 0),
     postsSoFar: () => ask<number>(child, { kind: 'posts' }),
     sell: (count) => ask<number>(child, { kind: 'sell', count }),
+    setOptions: (options) => ask<null>(child, { kind: 'options', options }).then(() => undefined),
     stop: () => child.disconnect(),
   };
 }
 
 /** What the parent asks the child. */
-type Question = { kind: 'posts' } | { kind: 'sell'; count: number };
+type Question = { kind: 'posts' } | { kind: 'sell'; count: number } | { kind: 'options'; options: SwitchOptions };
 
 /** Asks the child one question and resolves with its answer (one question at a time). */
 function ask<T>(child: ReturnType<typeof fork>, question: Question): Promise<T> {
@@ -90,6 +93,11 @@ async function serve(options: ForkSimulatorOptions): Promise<void> {
       const before = records();
       for (let i = 0; i < question.count; i++) sim.store.sell();
       process.send?.(records() - before);
+      return;
+    }
+    if (question.kind === 'options') {
+      sim.setOptions(question.options);
+      process.send?.(null);
       return;
     }
     const routes = sim.requests.counts();

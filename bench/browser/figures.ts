@@ -11,6 +11,7 @@ import type { FirstSyncRun } from './first-sync.js';
 import type { HeartbeatReport } from './in-page/heartbeat.js';
 import type { LiveQueryResult } from './in-page/live-query.js';
 import type { SearchResult } from './in-page/search.js';
+import type { LargeFigures } from './large-sync.js';
 import { printProfile, type ProfileSummary } from './profile-summary.js';
 
 /** The first sync of one tenant. Rates in records/s; each list holds one value per round. */
@@ -68,6 +69,8 @@ export interface EngineFigures {
   live: LiveFigures[];
   search?: SearchFigures;
   profile?: ProfileSummary;
+  /** `LARGE=1`: the ~1M-record tenant's rounds. */
+  large?: LargeFigures;
   /** What this engine could not measure, and why. */
   notes: string[];
 }

@@ -23,6 +23,12 @@ export interface BrowserBenchOptions {
   liveWrites: number;
   /** `PROFILE=dir`: write a CPU profile of the small tenant's first sync per engine there. */
   profileDir: string | undefined;
+  /**
+   * `LARGE=1`: the ~1M-record tenant's first sync instead (see `large-sync.ts`); the other tenants
+   * and search then run only when named (`TENANTS`, `SEARCH_PRODUCTS`), rounds default to 1 and
+   * the round limit to 1,800 s.
+   */
+  large: boolean;
   /** `BENCH_RESULTS=dir`: where the run's figures are written as JSON. @default test-output/bench-browser */
   resultsDir: string;
 }
@@ -31,17 +37,19 @@ const TENANTS: readonly TenantName[] = ['tiny', 'small', 'medium'];
 
 /** Reads the options; an unknown tenant or a bad number is an error that names it. */
 export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): BrowserBenchOptions {
-  const tenants = (env.TENANTS ?? 'small,medium').split(',').map((t) => t.trim()).filter(Boolean);
+  const large = env.LARGE === '1';
+  const tenants = (env.TENANTS ?? (large ? '' : 'small,medium')).split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = tenants.filter((t) => !(TENANTS as readonly string[]).includes(t));
-  if (unknown.length > 0 || tenants.length === 0) throw new Error(`TENANTS: expected some of ${TENANTS.join(', ')}, got "${env.TENANTS}"`);
+  if (unknown.length > 0 || (tenants.length === 0 && !large)) throw new Error(`TENANTS: expected some of ${TENANTS.join(', ')}, got "${env.TENANTS}"`);
   return {
     engines: selectedEngines(env.ENGINES),
     tenants: tenants as TenantName[],
-    rounds: count(env, 'ROUNDS', 3, 1),
-    roundLimitMs: count(env, 'ROUND_LIMIT_S', 600, 1) * 1000,
-    searchProducts: count(env, 'SEARCH_PRODUCTS', 100_000, 0),
+    rounds: count(env, 'ROUNDS', large ? 1 : 3, 1),
+    roundLimitMs: count(env, 'ROUND_LIMIT_S', large ? 1800 : 600, 1) * 1000,
+    searchProducts: count(env, 'SEARCH_PRODUCTS', large ? 0 : 100_000, 0),
     liveWrites: count(env, 'LIVE_WRITES', 40, 1),
     profileDir: env.PROFILE || undefined,
+    large,
     resultsDir: env.BENCH_RESULTS || 'test-output/bench-browser',
   };
 }

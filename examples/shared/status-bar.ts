@@ -162,16 +162,22 @@ export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HT
     if (!first) return;
     const entries = options.collections.map((name) => [name, progress.collections[name as keyof SyncProgress['collections']]] as const);
     const done = entries.filter(([, p]) => p?.done).length;
+    const resumed = entries.find(([, p]) => p && !p.done && p.resumedAt !== undefined);
     replace(
       progressPanel,
       h('div', { class: 'progress-head' },
         h('strong', null, 'Downloading the shop’s data'),
         h('span', { class: 'muted' }, `${done} of ${entries.length} lists ready`)),
+      h('div', { class: 'progress-totals' },
+        h('span', { 'data-test': 'progress-records' }, `${progress.records.toLocaleString()} records so far`),
+        // The service gives no count: the estimate covers the lists under way, once it has probed them.
+        progress.remaining !== undefined && h('span', { 'data-test': 'progress-remaining' }, `about ${progress.remaining.toLocaleString()} left in the lists under way`),
+        resumed && h('span', { class: 'muted', 'data-test': 'progress-resumed' }, `Resumed at ${resumed[1]!.resumedAt!.toLocaleString()} records of ${COLLECTION_LABELS[resumed[0]] ?? resumed[0]}, where the last visit stopped`)),
       h('ul', { class: 'progress-list' },
         entries.map(([name, p]) =>
-          h('li', { class: p?.done ? 'done' : p ? 'running' : 'waiting' },
+          h('li', { class: p?.done ? 'done' : p ? 'running' : 'waiting', 'data-test': `progress-${name}`, 'data-records': String(p?.records ?? 0) },
             h('span', null, COLLECTION_LABELS[name] ?? name),
-            h('span', { class: 'count' }, p ? `${p.records.toLocaleString()}${p.done ? ' ✓' : ' …'}` : 'waiting')))),
+            h('span', { class: 'count' }, p ? `${p.records.toLocaleString()}${p.done ? ' ✓' : p.estimate ? ` of ~${p.estimate.total.toLocaleString()}` : ' …'}` : 'waiting')))),
     );
   };
 

@@ -38,6 +38,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
   return {
     engine: 'chromium',
     version,
+    profileDir: profile,
     async newTab() {
       const page = await context.newPage();
       await page.addInitScript(NAME_HELPER);

@@ -47,6 +47,12 @@ export interface EngineBrowser {
   readonly engine: EngineName;
   /** Product and version as the browser reports it, e.g. `Firefox 153.7.0esr`. */
   readonly version: string;
+  /**
+   * The profile's folder on disk, where the engine keeps one the layer made (Chromium, Firefox):
+   * what its IndexedDB takes there can be measured. WebKit under WebDriver keeps none (an
+   * ephemeral session).
+   */
+  readonly profileDir?: string;
   /** Opens a new tab (a window in WebKit) on `about:blank`. */
   newTab(): Promise<EngineTab>;
   /**

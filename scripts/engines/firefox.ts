@@ -42,6 +42,7 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
   return {
     engine: 'firefox',
     version,
+    profileDir: profile,
     async newTab() {
       const page = await browser.newPage();
       await page.evaluateOnNewDocument(NAME_HELPER);

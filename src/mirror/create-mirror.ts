@@ -15,6 +15,7 @@ import type { Mirror } from './mirror.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
+import { createProgressTracker } from './progress-tracker.js';
 import { createQueries } from './queries.js';
 import { announceOutboxGrew, createStatusFeed, type StatusFeed } from './status-feed.js';
 import { createStrandedControl, type StrandedControl } from './stranded-control.js';
@@ -55,6 +56,10 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const name = options.dbName;
   const db = mirrorDatabase(name, options);
   const feed = createStatusFeed({ db, online: env.isOnline() });
+  // Pulls report their progress to the feed, with estimates of what is left added; the progress
+  // ends with the feed (the mirror closed), and a question still out is cancelled.
+  const progress = createProgressTracker({ db, client, progress: feed.progress });
+  feed.progress.subscribe({ complete: () => progress.close() });
   const cycleSettings = {
     db,
     client,
@@ -66,7 +71,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     categories: options.categories,
     conflict: options.conflict,
     batch: options.batch,
-    onProgress: (collection: CollectionName, p: CollectionProgress) => feed.progress.update((s) => ({ collections: { ...s.collections, [collection]: p } })),
+    onProgress: (collection: CollectionName, p: CollectionProgress) => progress.onProgress(collection, p),
   };
   const controller = createSyncController({
     db,

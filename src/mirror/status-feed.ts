@@ -5,7 +5,7 @@ import { COLLECTIONS } from '../schema/collections.js';
 import { readUnavailable, type ListName } from '../sync/cycle/index.js';
 import { readMovedCreates } from '../sync/push/index.js';
 import { ObservableValue } from './observable-value.js';
-import { initialStatus, type SyncProgress, type SyncStatus } from './status.js';
+import { initialProgress, initialStatus, type SyncProgress, type SyncStatus } from './status.js';
 
 /** Options of {@link createStatusFeed}. */
 export interface StatusFeedOptions {
@@ -36,7 +36,7 @@ export interface StatusFeed {
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { db } = options;
   const status = new ObservableValue<SyncStatus>(initialStatus(options.online));
-  const progress = new ObservableValue<SyncProgress>({ collections: {} });
+  const progress = new ObservableValue<SyncProgress>(initialProgress());
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
   let outboxGrew: () => void = () => undefined;

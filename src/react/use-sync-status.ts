@@ -1,11 +1,11 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import type { ObservableValue } from '../mirror/observable-value.js';
-import { initialStatus, type SyncProgress, type SyncStatus } from '../mirror/status.js';
+import { initialProgress, initialStatus, type SyncProgress, type SyncStatus } from '../mirror/status.js';
 import { useMirror } from './mirror-context.js';
 
 /** What the status hooks show with no mirror yet (and on a server): idle, nothing pending. */
 const NO_STATUS: SyncStatus = initialStatus(true);
-const NO_PROGRESS: SyncProgress = { collections: {} };
+const NO_PROGRESS: SyncProgress = initialProgress();
 
 /** Reads an observable value of the mirror through `useSyncExternalStore`, so a render never tears. */
 function useObservableValue<T>(value: ObservableValue<T> | undefined, empty: T): T {

@@ -5,6 +5,7 @@
  * sync of the medium tenant outlasts some clients' time limits.
  */
 import { baselineSync } from './baseline-sync.js';
+import { idleDelta } from './idle-delta.js';
 import { jsonRounds } from './json.js';
 import { liveQueryNotification } from './live-query.js';
 import { mirrorSync, SYNC_MARKS } from './mirror-sync.js';
@@ -14,7 +15,7 @@ import { timerResolution } from './timer-resolution.js';
 export { SYNC_MARKS };
 
 /** The measurements, by name. */
-const JOBS = { baselineSync, mirrorSync, liveQueryNotification, searchProducts, jsonRounds, timerResolution } as const;
+const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution } as const;
 
 /** A measurement's name. */
 export type JobName = keyof typeof JOBS;

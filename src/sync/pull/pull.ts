@@ -1,5 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
+import type { Id } from '../../ids/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
@@ -16,6 +17,10 @@ export interface CollectionProgress {
   pages: number;
   /** True once the traversal completed. */
   done: boolean;
+  /** The id the traversal has reached (its next `id_start`): where an estimate of what is left starts. */
+  position?: Id | undefined;
+  /** Records the traversal had applied before it was interrupted, when it resumed from its saved cursor. */
+  resumedAt?: number | undefined;
 }
 
 /** What one pull of one collection did. */
@@ -103,7 +108,7 @@ export function createPuller(options: PullerOptions): Puller {
     let cursor: TraversalCursor | undefined = row.cursor;
     const resumed = cursor !== undefined;
     const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, mostlyRefused: false, checkpoint: row.checkpoint };
-    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false };
+    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
     const elapsed = startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
@@ -142,6 +147,7 @@ export function createPuller(options: PullerOptions): Puller {
         if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refused.rescued.length)) report.mostlyRefused = true;
         progress.pages++;
         progress.records = cursor?.records ?? progress.records;
+        progress.position = cursor?.idStart;
         options.onProgress?.(collection, { ...progress });
       },
     );

@@ -1,0 +1,153 @@
+import type { MirrorDb } from '../db/mirror-db.js';
+import type { CollectionName } from '../schema/collections.js';
+import type { CollectionProgress } from '../sync/pull/index.js';
+import type { SyncClient } from '../sync/sync-client.js';
+import type { ObservableValue } from './observable-value.js';
+import {
+  estimate,
+  estimateFromWindows,
+  FIRST_PROBES,
+  idWindows,
+  newestDensity,
+  probeCount,
+  PROBE_RECORDS,
+  roughRemaining,
+  splitLargest,
+  type IdWindow,
+  type TraversalSample,
+} from './progress-estimate.js';
+import type { CollectionSyncProgress, SyncProgress } from './status.js';
+
+/** Options of {@link createProgressTracker}. */
+export interface ProgressTrackerOptions {
+  /** Where a traversal's `version_start` is read (its saved cursor), for the probes to ask the same records. */
+  db: MirrorDb;
+  /** Asked for a collection's newest record and for the probes (small pages, forward by id). */
+  client: Pick<SyncClient, 'list'>;
+  /** Where the progress is published. */
+  progress: ObservableValue<SyncProgress>;
+}
+
+/** Turns the pull's progress into {@link SyncProgress}, estimates included. */
+export interface ProgressTracker {
+  /** The pull's progress of one collection, after each applied page and when its traversal is done. */
+  onProgress(collection: CollectionName, progress: CollectionProgress): void;
+  /** Cancels the questions still out; the progress no longer changes. */
+  close(): void;
+}
+
+/** One collection's traversal under way, as far as the estimate goes. */
+interface Traversal {
+  samples: TraversalSample[];
+  /** The windows ahead, once every probe answered. */
+  windows: IdWindow[] | undefined;
+  /** Records per id among the newest records. */
+  newestDensity: number | undefined;
+  asked: boolean;
+  /** The traversal is done: no more probes. */
+  over: boolean;
+}
+
+/**
+ * Creates a {@link ProgressTracker}. A traversal that reaches its second page asks the server
+ * for the collection's newest records (a small page, backward by id), then probes the ids between its position and that one (see
+ * `progress-estimate.ts`): one request at a time, at most `MAX_PROBES` small pages, and
+ * nothing at all for a delta of one page. The questions never hold the pull up, and a failed
+ * one only leaves the estimate out.
+ */
+export function createProgressTracker(options: ProgressTrackerOptions): ProgressTracker {
+  const { client } = options;
+  const traversals = new Map<CollectionName, Traversal>();
+  const controller = new AbortController();
+  const signal = controller.signal;
+
+  const publish = (collection: CollectionName, entry: CollectionSyncProgress) =>
+    options.progress.update((s) => withCollection(s, collection, entry));
+
+  const estimateOf = (traversal: Traversal, progress: CollectionProgress) => {
+    if (progress.done) return estimate(progress.records);
+    if (!traversal.windows || progress.position === undefined) return undefined;
+    return estimateFromWindows(progress.records, progress.position, traversal.windows, traversal.newestDensity);
+  };
+
+  /**
+   * Counts the windows ahead of `traversal`, publishing the estimate once the first pass is done
+   * and again after each probe that refines it; stops once the traversal is over (done, a new
+   * one, the mirror closed).
+   */
+  async function countAhead(collection: CollectionName, traversal: Traversal): Promise<void> {
+    const current = () => traversals.get(collection) === traversal && !traversal.over && !signal.aborted;
+    const row = await options.db._sync_checkpoints.get(collection);
+    // The probes ask what the traversal asks: a delta counts only the records changed since its start.
+    const versionStart = row?.cursor?.versionStart ?? 0;
+    // The newest records: where the traversal ends, and how dense the ids are there.
+    const last = await client.list(collection, { direction: 'backward', limit: PROBE_RECORDS, versionStart, signal });
+    const newest = last[0]?.id;
+    traversal.newestDensity = newestDensity(last.map((record) => BigInt(record.id)));
+    const position = traversal.samples.at(-1)?.position;
+    if (newest === undefined || position === undefined || !current()) return;
+    const windows = idWindows(position, newest, probeCount(roughRemaining(traversal.samples, newest) ?? 0, FIRST_PROBES));
+    const probe = async (window: IdWindow) => {
+      const page = await client.list(collection, { direction: 'forward', idStart: window.start.toString(), versionStart, limit: PROBE_RECORDS, signal });
+      window.ids = page.map((record) => BigInt(record.id));
+      window.full = page.length + page.rejected.length >= PROBE_RECORDS;
+      return current();
+    };
+    for (const window of windows) if (!(await probe(window))) return;
+    // The estimate reads a copy: a window split and not yet probed would count nothing meanwhile.
+    const publishWindows = () => {
+      traversal.windows = windows.map((w) => ({ ...w }));
+      republish(collection, traversal);
+    };
+    publishWindows();
+    // The rest of the probes go where most records ahead are guessed to be, as many as the size is worth.
+    const budget = probeCount(estimateFromWindows(0, position, windows, traversal.newestDensity).remaining) - windows.length;
+    for (let i = 0; i < budget; i++) {
+      const right = splitLargest(windows, traversal.samples.at(-1)!.position, traversal.newestDensity);
+      if (!right || !(await probe(right))) return;
+      publishWindows();
+    }
+  }
+
+  /** Publishes the collection's progress again with the estimate as it now stands, while its traversal runs. */
+  function republish(collection: CollectionName, traversal: Traversal): void {
+    const current = options.progress.value.collections[collection];
+    if (traversals.get(collection) === traversal && !signal.aborted && current && !current.done) publish(collection, { ...current, estimate: estimateOf(traversal, current) });
+  }
+
+  function ask(collection: CollectionName, traversal: Traversal): void {
+    traversal.asked = true;
+    // The estimate is an extra: a refused or failed question leaves it out, and the sync goes on.
+    countAhead(collection, traversal).catch(() => undefined);
+  }
+
+  return {
+    onProgress(collection, progress) {
+      let traversal = traversals.get(collection);
+      if (!traversal || progress.pages <= 1) {
+        traversal = { samples: [], windows: undefined, newestDensity: undefined, asked: false, over: false };
+        traversals.set(collection, traversal);
+      }
+      if (progress.done) traversal.over = true;
+      if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: progress.position });
+      if (!traversal.asked && !progress.done && traversal.samples.length >= 2 && !signal.aborted) ask(collection, traversal);
+      publish(collection, { ...progress, estimate: estimateOf(traversal, progress) });
+    },
+    close() {
+      controller.abort();
+      traversals.clear();
+    },
+  };
+}
+
+/** `progress` with one collection's entry replaced, and the totals computed again. */
+export function withCollection(progress: SyncProgress, collection: CollectionName, entry: CollectionSyncProgress): SyncProgress {
+  const collections = { ...progress.collections, [collection]: entry };
+  let records = 0;
+  let remaining: number | undefined;
+  for (const c of Object.values(collections)) {
+    records += c.records;
+    if (!c.done && c.estimate) remaining = (remaining ?? 0) + c.estimate.remaining;
+  }
+  return { collections, records, remaining };
+}
