@@ -51,7 +51,7 @@ describe.each(selectedEngines())('an upgrade from the previous schema version in
     }, { o: { token: sim.token, tenant, pollIntervalMs: 600_000 }, edited: left.edited });
     expect(opened).toEqual({
       name: dbName,
-      version: 70,
+      version: 80,
       pending: left.pending,
       phone: '+420 600 000 006',
       kava: truth.searchProducts(sim, 'kava', 50),
