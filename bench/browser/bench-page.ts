@@ -15,7 +15,9 @@ import { createAppServer, type AppServer } from '../../scripts/app-server.js';
 import { bundleForBrowser, repoPath } from '../../scripts/bundle-for-browser.js';
 import type { PageError } from '../../scripts/engines/page-errors.js';
 import type { EngineBrowser, EngineTab } from '../../scripts/engines/index.js';
-import type { JobName, JobState } from './in-page/index.js';
+import type { JobName } from './in-page/index.js';
+import type { JobState } from './in-page/jobs.js';
+import type { PeerJobName } from './in-page/peer-run.js';
 
 /** The folder the page is served from. */
 const PAGE_DIR = repoPath('test-output/bench-page');
@@ -94,8 +96,8 @@ const POLL_MS = 200;
  * Runs a measurement of `in-page/` in the tab and resolves with its result: started as a job and
  * polled, so that no automation client waits on one long script.
  */
-export async function runJob<T>(tab: Pick<EngineTab, 'engine' | 'evaluate'>, name: JobName, arg: unknown): Promise<T> {
-  type Bench = { bench: { startJob(name: JobName, arg: unknown): number; pollJob(id: number): JobState } };
+export async function runJob<T>(tab: Pick<EngineTab, 'engine' | 'evaluate'>, name: JobName | PeerJobName, arg: unknown): Promise<T> {
+  type Bench = { bench: { startJob(name: string, arg: unknown): number; pollJob(id: number): JobState } };
   const id = await tab.evaluate(
     ({ name, arg }) => (globalThis as unknown as Bench).bench.startJob(name, arg),
     { name, arg } as never,

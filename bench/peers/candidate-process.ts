@@ -49,7 +49,8 @@ async function load(name: CandidateName): Promise<Candidate> {
 
 /** The child: prepare, time the copy, count what landed, report. */
 async function child(job: Job): Promise<void> {
-  const run = await (await load(job.candidate))(job);
+  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
+  const run = await (await load(job.candidate))(job, { indexedDB: new IDBFactory(), IDBKeyRange });
   const rssBefore = process.memoryUsage().rss;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();

@@ -14,8 +14,17 @@ export interface Run {
   close(): Promise<void>;
 }
 
+/**
+ * Where a candidate's databases live: fake-indexeddb in a Node process of its own, or the page's
+ * IndexedDB in a browser engine.
+ */
+export interface Storage {
+  indexedDB: IDBFactory;
+  IDBKeyRange: typeof IDBKeyRange;
+}
+
 /** Prepares a run of `job` (anything that is not part of the copy itself, such as loading the code). */
-export type Candidate = (job: Job) => Promise<Run>;
+export type Candidate = (job: Job, storage: Storage) => Promise<Run>;
 
 /** Records in `db` over `job`'s collections: what {@link Run.count} reports for a candidate on Dexie. */
 export async function countRecords(db: Dexie, job: Job): Promise<number> {

@@ -4,14 +4,13 @@
  * checkpoint, cursor, quarantine or outbox; nothing fetched while a page is written. Not a
  * benchmark itself.
  */
+import { MirrorDb } from '../../src/db/mirror-db.js';
 import { countRecords, type Candidate } from './candidate.js';
 import { PAGE_LIMIT } from './job.js';
 import { allStrictPages } from './strict-page.js';
 
-export const naive: Candidate = async (job) => {
-  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
-  const { MirrorDb } = await import('../../src/db/mirror-db.js');
-  const db = new MirrorDb('peers-naive', { indexedDB: new IDBFactory(), IDBKeyRange });
+export const naive: Candidate = async (job, storage) => {
+  const db = new MirrorDb('peers-naive', storage);
   return {
     async sync() {
       for (const collection of job.collections) {

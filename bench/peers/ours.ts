@@ -1,19 +1,18 @@
 /**
- * This mirror: `createMirror` against the simulator over HTTP, into fake-indexeddb, and one
+ * This mirror: `createMirror` against the simulator over HTTP, into the run's IndexedDB, and one
  * `syncNow()` (fetch, strict JSON, read face, checkpoints and cursors saved with each page,
  * quarantine, outbox check). Not a benchmark itself.
  */
+import { createMirror } from '../../src/mirror/create-mirror.js';
 import { countRecords, type Candidate } from './candidate.js';
 
-export const ours: Candidate = async (job) => {
-  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
-  const { createMirror } = await import('../../src/mirror/create-mirror.js');
+export const ours: Candidate = async (job, { indexedDB, IDBKeyRange }) => {
   const mirror = createMirror({
     baseUrl: job.baseUrl,
     token: job.token,
     userAgent: 'pos-cloud-mirror bench',
     dbName: 'peers-ours',
-    indexedDB: new IDBFactory(),
+    indexedDB,
     IDBKeyRange,
     collections: job.collections,
     categories: false,

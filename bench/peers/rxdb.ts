@@ -1,6 +1,6 @@
 /**
  * RxDB: `replicateRxCollection`, pull only, into its free Dexie storage (`rxdb/plugins/storage-dexie`)
- * over fake-indexeddb, with the pull handler of `rxdb-pull.ts` and the schemas of `rxdb-schema.ts`.
+ * over the run's IndexedDB, with the pull handler of `rxdb-pull.ts` and the schemas of `rxdb-schema.ts`.
  * Configured as RxDB advises for production: no dev-mode (it refuses the service's field names
  * `_v`, `_d`, `_t`, error SC1, and needs a validator plugin) and no validator (the read face checked
  * the records). The free version keeps at most 13 collections open at once (error COL23): a tenant's
@@ -8,7 +8,9 @@
  * data stays in IndexedDB). Within a group the replications run side by side, as an app would start
  * them. Not a benchmark itself.
  */
-import type { RxCollection, RxDatabase } from 'rxdb';
+import { createRxDatabase, NON_PREMIUM_COLLECTION_LIMIT, type RxCollection, type RxDatabase } from 'rxdb';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { CollectionName } from '../../src/schema/collections.js';
 import type { Candidate } from './candidate.js';
 import { PAGE_LIMIT, type Server } from './job.js';
@@ -17,12 +19,7 @@ import { rxSchema } from './rxdb-schema.js';
 
 const DATABASE = 'peersrxdb';
 
-export const rxdb: Candidate = async (job) => {
-  const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
-  const { createRxDatabase, NON_PREMIUM_COLLECTION_LIMIT } = await import('rxdb');
-  const { getRxStorageDexie } = await import('rxdb/plugins/storage-dexie');
-  const { replicateRxCollection } = await import('rxdb/plugins/replication');
-  const indexedDB = new IDBFactory();
+export const rxdb: Candidate = async (job, { indexedDB, IDBKeyRange }) => {
   let database: RxDatabase | undefined;
 
   /** Pulls `name` to the end, or rejects on the first error (RxDB would retry every 5 s). */

@@ -4,7 +4,7 @@ import type { CollectionName } from '../schema/collections.js';
 import { foldInflightRows } from './inflight.js';
 import { quarantineKey } from './quarantine-key.js';
 import { productSearchIndex } from './search-index.js';
-import { productSearchWords, SEARCH_FIELD } from './search-words.js';
+import { categorySearchWords, productSearchWords, SEARCH_FIELD } from './search-words.js';
 import { buildStores, INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
 import type {
   CheckpointRow,
@@ -91,6 +91,18 @@ export class MirrorDb extends Dexie {
           .toCollection()
           .modify((product: StoredRecord) => {
             product[SEARCH_FIELD] = productSearchWords(product);
+          }),
+      );
+    // Version 8 indexes each category's name words the same way (`__search`, multi-entry), so a
+    // search finds the categories a word reaches in the index instead of reading them all.
+    this.version(8)
+      .stores({ categories: `${buildStores(options.indexes).categories}, *${SEARCH_FIELD}` })
+      .upgrade((tx) =>
+        tx
+          .table('categories')
+          .toCollection()
+          .modify((category: StoredRecord) => {
+            category[SEARCH_FIELD] = categorySearchWords(category);
           }),
       );
     this.use(productSearchIndex);

@@ -1,16 +1,24 @@
 import type { DBCore, DBCoreMutateRequest, DBCoreTable, Middleware } from 'dexie';
-import { productSearchWords, SEARCH_FIELD } from './search-words.js';
+import { categorySearchWords, productSearchWords, SEARCH_FIELD } from './search-words.js';
 
-/** A product as stored, with its search words (see {@link SEARCH_FIELD}). */
-function withSearchWords(record: unknown): unknown {
+/** The tables whose rows carry search words, and how each row's words are made. */
+const WORDS_OF: Readonly<Record<string, (record: Readonly<Record<string, unknown>>) => string[]>> = {
+  products: productSearchWords,
+  categories: categorySearchWords,
+};
+
+/** A row as stored, with its search words (see {@link SEARCH_FIELD}). */
+function withSearchWords(record: unknown, words: (record: Readonly<Record<string, unknown>>) => string[]): unknown {
   if (typeof record !== 'object' || record === null) return record;
-  return { ...record, [SEARCH_FIELD]: productSearchWords(record as Record<string, unknown>) };
+  return { ...record, [SEARCH_FIELD]: words(record as Record<string, unknown>) };
 }
 
 /**
- * Keeps every product's search words current: each product written (whatever writes it: a pull, a
- * local edit, a reconcile sweep, a conflict resolution, an app writing to `db.products` itself)
- * is stored with its words in {@link SEARCH_FIELD}, which the multi-entry index `*__search` reads.
+ * Keeps the search words of every product and category current: each one written (whatever writes
+ * it: a pull, a local edit, a reconcile sweep, a conflict resolution, an app writing to
+ * `db.products` itself) is stored with its words in {@link SEARCH_FIELD}, which the multi-entry
+ * index `*__search` of its table reads. A category's words let a search find the categories a word
+ * reaches in its index, rather than reading every category for each search.
  */
 export const productSearchIndex: Middleware<DBCore> = {
   stack: 'dbcore',
@@ -20,12 +28,13 @@ export const productSearchIndex: Middleware<DBCore> = {
       ...down,
       table(name: string): DBCoreTable {
         const table = down.table(name);
-        if (name !== 'products') return table;
+        const words = WORDS_OF[name];
+        if (!words) return table;
         return {
           ...table,
           mutate(request: DBCoreMutateRequest) {
             if (request.type !== 'put' && request.type !== 'add') return table.mutate(request);
-            return table.mutate({ ...request, values: request.values.map(withSearchWords) });
+            return table.mutate({ ...request, values: request.values.map((value) => withSearchWords(value, words)) });
           },
         };
       },

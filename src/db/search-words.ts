@@ -52,3 +52,13 @@ export function productSearchWords(record: Readonly<Record<string, unknown>>): s
   }
   return [...words];
 }
+
+/**
+ * The distinct words of a category's name, which find the category's products (see
+ * `searchProducts`). None for a deleted category (`_d` set), so a search never reaches products
+ * through it; a hidden one (`visible` false) still exists and keeps its words.
+ */
+export function categorySearchWords(record: Readonly<Record<string, unknown>>): string[] {
+  if (record._d || typeof record.name !== 'string') return [];
+  return [...new Set(searchWords(record.name))];
+}

@@ -156,6 +156,26 @@ describe('searchProducts in one transaction', () => {
     }
   });
 
+  it('stays in that one transaction when a search reads past its first candidates (common words, words met only in a category name)', async () => {
+    const { db, opened } = await countingCoffeeShop();
+    // 90 coffees outside the category named "Káva zrnková", 90 teas inside it: "kava zrnk" meets
+    // every coffee first (none reaches "zrnk"), then the category's products.
+    await db.products.bulkPut([
+      ...Array.from({ length: 90 }, (_, i) => product(`k${String(i).padStart(2, '0')}`, `Káva Sidamo ${i}`, { id_category: '4' })),
+      ...Array.from({ length: 90 }, (_, i) => product(`t${String(i).padStart(2, '0')}`, `Čaj ${i}`, { id_category: '1' })),
+    ]);
+    const query = createQueries(db);
+    for (const [text, found] of [
+      ['kava zrnk', 'Káva Yirgacheffe 250 g'],
+      ['zrnk', 'Čaj 0'],
+      ['kava sidamo', 'Káva Sidamo 0'],
+    ] as const) {
+      const before = opened();
+      expect(names(await query.searchProducts(text, { limit: 1 })), text).toEqual([found]);
+      expect(opened() - before, text).toBe(1);
+    }
+  });
+
   it("answers the same inside the app's own transaction and in a live query, joining them", async () => {
     const { db, opened } = await countingCoffeeShop();
     const query = createQueries(db);
@@ -169,6 +189,38 @@ describe('searchProducts in one transaction', () => {
       const subscription = Dexie.liveQuery(() => query.searchProducts('kava')).subscribe({ next: (rows) => (subscription.unsubscribe(), resolve(rows)), error: reject });
     });
     expect(names(live)).toEqual(alone);
+  });
+});
+
+describe('schema version 8 (the category search index)', () => {
+  it('gives the categories of a version 7 database their words when it opens, and finds products through them', async () => {
+    const factory = new IDBFactory();
+    const name = `category-upgrade-${++n}`;
+    const v7 = new Dexie(name, { indexedDB: factory, IDBKeyRange });
+    v7.version(1).stores(buildStores());
+    v7.version(2).stores({ [QUARANTINE_MOVING]: QUARANTINE_STORE });
+    v7.version(3).stores({ _sync_quarantine: null });
+    v7.version(4).stores({ _sync_quarantine: QUARANTINE_STORE });
+    v7.version(5).stores({ [QUARANTINE_MOVING]: null });
+    v7.version(6).stores({ _sync_inflight: INFLIGHT_STORE });
+    v7.version(7).stores({ products: `${buildStores().products}, *__search` });
+    await v7.table('products').bulkPut([
+      { ...product('50', 'Čaj Earl Grey', { id_category: '3' }), __search: productSearchWords(product('50', 'Čaj Earl Grey')) },
+      { ...product('60', 'Zmrzlina', { id_category: '9' }), __search: productSearchWords(product('60', 'Zmrzlina')) },
+    ]);
+    await v7.table('categories').bulkPut([category('3', 'Čaje a bylinky'), { ...category('9', 'Bylinky staré'), _d: 4 }]);
+    v7.close();
+
+    const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
+    open.push(db);
+    await db.open();
+    expect(db.verno).toBe(8);
+    expect(await db.categories.get('3')).toMatchObject({ name: 'Čaje a bylinky', __search: ['caje', 'a', 'bylinky'] });
+    expect(await db.categories.get('9')).toMatchObject({ __search: [] });
+    expect(names(await createQueries(db).searchProducts('bylinky'))).toEqual(['Čaj Earl Grey']);
+    // Kept current on every write from then on.
+    await db.categories.update('9', { _d: 0 });
+    expect(names(await createQueries(db).searchProducts('bylinky'))).toEqual(['Čaj Earl Grey', 'Zmrzlina']);
   });
 });
 
@@ -189,7 +241,7 @@ describe('schema version 7 (the product search index)', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(names(await createQueries(db).searchProducts('caj'))).toEqual(['Čaj Earl Grey']);
     expect(await db.products.get('30')).toMatchObject({ name: 'Káva Yirgacheffe 250 g', __search: ['=kava yirgacheffe 250 g', 'kava', 'yirgacheffe', '250', 'g'] });
   });

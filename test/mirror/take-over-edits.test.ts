@@ -247,7 +247,7 @@ describe('takeOverEdits', () => {
     expect((await rawOutbox(factory, 'pos-cloud-mirror:http://other.example/api'))!.version).toBe(60);
 
     expect(await current.takeOverEdits('pos-cloud-mirror:http://old.example/api')).toMatchObject({ taken: 1, left: [] });
-    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://old.example/api'))).toMatchObject({ version: 70, outbox: [] });
+    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://old.example/api'))).toMatchObject({ version: 80, outbox: [] });
     await current.syncNow();
     expect(sim.store.get('customers', ours)).toMatchObject({ note_internal: 'written by an older version' });
     expect(sim.requests.timesPosted('customers', ours)).toBe(1);

@@ -97,7 +97,7 @@ describe('quarantine rows', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(db.tables.map((t) => t.name)).not.toContain(QUARANTINE_MOVING);
     const rows = await db._sync_quarantine.toArray();
     expect(rows.map((r) => [r.key, r.at])).toEqual(

@@ -56,7 +56,7 @@ describe('schema version 6 (_sync_inflight)', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(db.tables.map((t) => t.name)).toContain('_sync_inflight');
     const [entry] = await db._sync_outbox.toArray();
     expect(entry).toEqual({ ...pending, seq: 1 });
