@@ -3,7 +3,7 @@ import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { HYDRATIONS, splitHydrations, type SplitChild } from './hydrations.js';
+import { HYDRATIONS, splitHydrations } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
 import { overlay } from '../records/fields.js';
 
@@ -44,6 +44,11 @@ export function applyTables(db: MirrorDb, collection: CollectionName | 'categori
  * - tombstones (`_d` != 0) are stored like any record and hidden by the query helpers;
  * - a record written (or noted on its outbox entry) leaves the quarantine: its row, if an earlier
  *   version was refused, is deleted (see `releaseFromQuarantine`).
+ *
+ * Every read (local copies, pending edits, quarantine) of the records and of their split children
+ * is sent before the first answer is awaited, then every write: in a browser each awaited request
+ * is a round trip to the engine's database process, and a page then costs two of them instead of
+ * one per step. The result counts the records given, not their children.
  */
 export async function applyServerRecords(
   db: MirrorDb,
@@ -51,66 +56,118 @@ export async function applyServerRecords(
   incoming: readonly StoredRecord[],
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
-  const result: ApplyResult = { written: 0, skipped: 0, deferred: 0, maxV: 0 };
-  if (incoming.length === 0) return result;
+  if (incoming.length === 0) return { written: 0, skipped: 0, deferred: 0, maxV: 0 };
+  const groups = splitIntoGroups(collection, incoming, options.contiguous === true);
+  const states = await Promise.all(groups.map((group) => readLocalState(db, group)));
+  const plans = groups.map((group, i) => planWrites(group, states[i]!));
+  await Promise.all(plans.map((plan, i) => writePlan(db, groups[i]!, states[i]!, plan)));
+  return { ...plans[0]!.counts, maxV: highestVersion(incoming) };
+}
 
-  const children: SplitChild[] = [];
-  const latest = new Map<string, StoredRecord>();
-  for (const raw of incoming) {
-    const { record, children: split } = splitHydrations(raw);
-    children.push(...split);
-    if (record._v > result.maxV) result.maxV = record._v;
+/** The highest `_v` among `records` (0 for none). */
+export function highestVersion(records: readonly StoredRecord[]): number {
+  let maxV = 0;
+  for (const record of records) if (record._v > maxV) maxV = record._v;
+  return maxV;
+}
+
+/** The records of one table to apply: the given collection first, then each child table. */
+interface Group {
+  collection: CollectionName | 'categories';
+  /** The newest copy of each record (by `_v`), hydrations split off. */
+  records: StoredRecord[];
+  contiguous: boolean;
+}
+
+/** What the database holds for a group's records, read before anything is decided. */
+interface LocalState {
+  locals: (StoredRecord | undefined)[];
+  entries: Map<string, OutboxEntry>;
+  /** Quarantine rows of the group's collection: when 0, nothing can leave the quarantine. */
+  quarantined: number;
+}
+
+/** What to write for a group. */
+interface Plan {
+  toPut: StoredRecord[];
+  toUpdate: OutboxEntry[];
+  /** The server records taken (written, or noted on their outbox entry). */
+  taken: StoredRecord[];
+  counts: Omit<ApplyResult, 'maxV'>;
+}
+
+/** The given records, then their split children grouped by table, each record once at its newest `_v`. */
+function splitIntoGroups(collection: CollectionName | 'categories', incoming: readonly StoredRecord[], contiguous: boolean): Group[] {
+  const latestBy = new Map<CollectionName | 'categories', Map<string, StoredRecord>>();
+  const groups: Group[] = [];
+  const add = (into: CollectionName | 'categories', raw: StoredRecord, groupContiguous: boolean): void => {
+    let latest = latestBy.get(into);
+    if (!latest) {
+      latest = new Map();
+      latestBy.set(into, latest);
+      groups.push({ collection: into, records: [], contiguous: groupContiguous });
+    }
+    const { record, children } = splitHydrations(raw);
     const seen = latest.get(record.id);
     if (!seen || record._v > seen._v) latest.set(record.id, record);
-  }
+    // A child table's records are never a whole id range.
+    for (const child of children) add(child.collection, child.record, false);
+  };
+  for (const raw of incoming) add(collection, raw, contiguous);
+  for (const group of groups) group.records = [...latestBy.get(group.collection)!.values()];
+  return groups;
+}
 
-  const table = db.table<StoredRecord, string>(collection);
-  const records = [...latest.values()];
-  const ids = records.map((r) => r.id);
-  const locals = options.contiguous ? await localsInRange(table, ids) : await table.bulkGet(ids);
-  const entries = collection === 'categories' ? new Map<string, OutboxEntry>() : await pendingEntries(db, collection, ids);
+/** Sends every read of a group at once (see {@link applyServerRecords}). */
+async function readLocalState(db: MirrorDb, group: Group): Promise<LocalState> {
+  const table = db.table<StoredRecord, string>(group.collection);
+  const ids = group.records.map((r) => r.id);
+  const [locals, entries, quarantined] = await Promise.all([
+    group.contiguous ? localsInRange(table, ids) : table.bulkGet(ids),
+    group.collection === 'categories' ? new Map<string, OutboxEntry>() : pendingEntries(db, group.collection, ids),
+    db._sync_quarantine.where('collection').equals(group.collection).count(),
+  ]);
+  return { locals, entries, quarantined };
+}
 
-  const toPut: StoredRecord[] = [];
-  const toUpdate: OutboxEntry[] = [];
-  // The server records taken (written, or noted on their outbox entry).
-  const taken: StoredRecord[] = [];
-  records.forEach((record, i) => {
-    const local = locals[i];
-    const entry = entries.get(record.id);
+/** Decides, record by record, what a group writes (the rules of {@link applyServerRecords}). */
+function planWrites(group: Group, state: LocalState): Plan {
+  const plan: Plan = { toPut: [], toUpdate: [], taken: [], counts: { written: 0, skipped: 0, deferred: 0 } };
+  group.records.forEach((record, i) => {
+    const local = state.locals[i];
+    const entry = state.entries.get(record.id);
     if (entry) {
       const known = entry.server ?? entry.base;
       if (known && record._v <= known._v) {
-        result.skipped++;
+        plan.counts.skipped++;
         return;
       }
-      toUpdate.push({ ...entry, server: record });
+      plan.toUpdate.push({ ...entry, server: record });
       // The new server state with the app's changed fields laid on top.
-      toPut.push(local ? overlay(record, local, entry.changed) : record);
-      taken.push(record);
-      result.deferred++;
+      plan.toPut.push(local ? overlay(record, local, entry.changed) : record);
+      plan.taken.push(record);
+      plan.counts.deferred++;
       return;
     }
     if (local && record._v <= local._v) {
-      result.skipped++;
+      plan.counts.skipped++;
       return;
     }
-    toPut.push(record);
-    taken.push(record);
-    result.written++;
+    plan.toPut.push(record);
+    plan.taken.push(record);
+    plan.counts.written++;
   });
+  return plan;
+}
 
-  if (toPut.length > 0) await table.bulkPut(toPut);
-  if (toUpdate.length > 0) await db._sync_outbox.bulkPut(toUpdate);
-  await releaseFromQuarantine(db, collection, taken);
-
-  const byCollection = new Map<CollectionName, StoredRecord[]>();
-  for (const child of children) {
-    const list = byCollection.get(child.collection) ?? [];
-    list.push(child.record);
-    byCollection.set(child.collection, list);
-  }
-  for (const [child, list] of byCollection) await applyServerRecords(db, child, list);
-  return result;
+/** Sends a group's writes (its table, its outbox entries, its quarantine release). */
+async function writePlan(db: MirrorDb, group: Group, state: LocalState, plan: Plan): Promise<void> {
+  const table = db.table<StoredRecord, string>(group.collection);
+  await Promise.all([
+    plan.toPut.length > 0 ? table.bulkPut(plan.toPut) : undefined,
+    plan.toUpdate.length > 0 ? db._sync_outbox.bulkPut(plan.toUpdate) : undefined,
+    state.quarantined > 0 ? releaseFromQuarantine(db, group.collection, plan.taken) : undefined,
+  ]);
 }
 
 /** Options of {@link applyServerRecords}. */

@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { applyServerRecords, applyTables } from './apply-records.js';
+import { applyServerRecords, applyTables, highestVersion } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { holdInQuarantine, sortRejected } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
@@ -119,23 +119,27 @@ export function createPuller(options: PullerOptions): Puller {
         // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
         const refused = sortRejected(collection, page.rejected, now);
         const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
-        await db.transaction('rw', tables, async () => {
-          // Without a version filter a page is every record of its id range.
-          const applied = await applyServerRecords(db, collection, records, { contiguous: versionStart === 0 });
-          await holdInQuarantine(db, refused.rows);
-          const next: TraversalCursor = {
-            versionStart,
-            idStart: page.cursor ?? base.idStart,
-            startedAt: base.startedAt,
-            maxV: Math.max(base.maxV, applied.maxV),
-            records: base.records + page.length,
-          };
+        const next: TraversalCursor = {
+          versionStart,
+          idStart: page.cursor ?? base.idStart,
+          startedAt: base.startedAt,
+          maxV: Math.max(base.maxV, highestVersion(records)),
+          records: base.records + page.length,
+        };
+        const applied = await db.transaction('rw', tables, async () => {
           // The cursor is saved in the same transaction as the page it follows: a crash
-          // between pages resumes exactly here, never past an unwritten page.
-          await db._sync_checkpoints.put({ ...row, cursor: next });
-          cursor = next;
-          report.written += applied.written + applied.deferred;
+          // between pages resumes exactly here, never past an unwritten page. The three are
+          // sent together (one round trip to the database, not three); if one fails, none is kept.
+          const [result] = await Promise.all([
+            // Without a version filter a page is every record of its id range.
+            applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
+            holdInQuarantine(db, refused.rows),
+            db._sync_checkpoints.put({ ...row, cursor: next }),
+          ]);
+          return result;
         });
+        cursor = next;
+        report.written += applied.written + applied.deferred;
         report.pages++;
         report.received += page.length;
         report.quarantined += refused.rows.length;

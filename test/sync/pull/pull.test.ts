@@ -144,6 +144,30 @@ describe('createPuller', () => {
     await expectConverged(db, sim, ['orders']);
   });
 
+  it('keeps neither a page nor its cursor when one write of the page fails (its hydrated children included)', async () => {
+    const { sim, client, db } = await setup();
+    const ids = sim.store.list('products').map((p) => BigInt(String(p.id))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    const firstPage = new Set(ids.slice(0, 5));
+    let refusals = 0;
+    // The price rows split off the second page's products cannot be written: that page's transaction fails.
+    const refuse = (_key: unknown, row: { id_product?: unknown }) => {
+      if (firstPage.has(String(row.id_product))) return;
+      refusals++;
+      throw new Error('price row refused');
+    };
+    db.product_price_matrix.hook('creating', refuse);
+    await expect(createPuller({ db, client, pageLimit: 5 }).pull('products')).rejects.toThrow('price row refused');
+    expect(refusals).toBeGreaterThan(0);
+    const saved = (await db._sync_checkpoints.get('products'))!;
+    expect(saved.cursor).toMatchObject({ idStart: ids[4], records: 5 });
+    expect((await db.products.toCollection().primaryKeys()).sort()).toEqual([...firstPage].sort());
+    expect((await db.product_price_matrix.toArray()).every((row) => firstPage.has(String(row.id_product)))).toBe(true);
+
+    db.product_price_matrix.hook('creating').unsubscribe(refuse);
+    await createPuller({ db, client, pageLimit: 5 }).pull('products');
+    await expectConverged(db, sim, ['products']);
+  });
+
   it('leaves a record below the cursor of a resumed traversal current: one edited since the traversal was interrupted', async () => {
     const { sim, client, db } = await setup();
     await createPuller({ db, client, pageLimit: 5 }).pull('customers');
