@@ -145,7 +145,7 @@ export function createPuller(options: PullerOptions): Puller {
         report.quarantined += refused.rows.length;
         if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refused.rescued.length)) report.mostlyRefused = true;
         progress.pages++;
-        progress.records = cursor?.records ?? progress.records;
+        progress.records = next.records;
         options.onProgress?.(collection, { ...progress });
       },
     );

@@ -2,6 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/index.js';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
+import type { StoredRecord } from '../../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../../src/schema/collections.js';
 import { createPuller } from '../../../src/sync/pull/pull.js';
 import { ingestRecords } from '../../../src/sync/pull/ingest.js';
@@ -150,7 +151,7 @@ describe('createPuller', () => {
     const firstPage = new Set(ids.slice(0, 5));
     let refusals = 0;
     // The price rows split off the second page's products cannot be written: that page's transaction fails.
-    const refuse = (_key: unknown, row: { id_product?: unknown }) => {
+    const refuse = (_key: string | undefined, row: StoredRecord): void => {
       if (firstPage.has(String(row.id_product))) return;
       refusals++;
       throw new Error('price row refused');
