@@ -76,7 +76,8 @@ interface Group {
   collection: CollectionName | 'categories';
   /** The newest copy of each record (by `_v`), hydrations split off. */
   records: StoredRecord[];
-  contiguous: boolean;
+  /** How the local copies are read (see {@link readLocals}). */
+  lookup: 'range' | 'probe' | 'ids';
 }
 
 /** What the database holds for a group's records, read before anything is decided. */
@@ -100,20 +101,21 @@ interface Plan {
 function splitIntoGroups(collection: CollectionName | 'categories', incoming: readonly StoredRecord[], contiguous: boolean): Group[] {
   const latestBy = new Map<CollectionName | 'categories', Map<string, StoredRecord>>();
   const groups: Group[] = [];
-  const add = (into: CollectionName | 'categories', raw: StoredRecord, groupContiguous: boolean): void => {
+  const add = (into: CollectionName | 'categories', raw: StoredRecord, lookup: Group['lookup']): void => {
     let latest = latestBy.get(into);
     if (!latest) {
       latest = new Map();
       latestBy.set(into, latest);
-      groups.push({ collection: into, records: [], contiguous: groupContiguous });
+      groups.push({ collection: into, records: [], lookup });
     }
     const { record, children } = splitHydrations(raw);
     const seen = latest.get(record.id);
     if (!seen || record._v > seen._v) latest.set(record.id, record);
-    // A child table's records are never a whole id range.
-    for (const child of children) add(child.collection, child.record, false);
+    // A child table's records are never a whole id range; those of a whole range of parents are
+    // mostly new to their table on a first sync.
+    for (const child of children) add(child.collection, child.record, contiguous ? 'probe' : 'ids');
   };
-  for (const raw of incoming) add(collection, raw, contiguous);
+  for (const raw of incoming) add(collection, raw, contiguous ? 'range' : 'ids');
   for (const group of groups) group.records = [...latestBy.get(group.collection)!.values()];
   return groups;
 }
@@ -123,7 +125,7 @@ async function readLocalState(db: MirrorDb, group: Group): Promise<LocalState> {
   const table = db.table<StoredRecord, string>(group.collection);
   const ids = group.records.map((r) => r.id);
   const [locals, entries, quarantined] = await Promise.all([
-    group.contiguous ? localsInRange(table, ids) : table.bulkGet(ids),
+    readLocals(table, ids, group.lookup),
     group.collection === 'categories' ? new Map<string, OutboxEntry>() : pendingEntries(db, group.collection, ids),
     db._sync_quarantine.where('collection').equals(group.collection).count(),
   ]);
@@ -181,21 +183,45 @@ export interface ApplyOptions {
 }
 
 /**
- * Local copies of `ids` read as one primary-key range. IndexedDB orders string keys code unit by
- * code unit, which is numeric order only between ids of the same length: other ranges fall back
- * to a lookup per id.
+ * Local copies of `ids`, in their order. `range`: the ids are every server record between the
+ * lowest and the highest, so the stored rows of that range are read in one query (next to nothing
+ * on a first sync, where it is empty). `probe`: only the keys stored in that range are read, at most
+ * a few per id, and only the ids among them are looked up: the split children of a first sync land
+ * in a table that holds few of them yet, and a lookup per missing id costs a request each. `ids`: a
+ * lookup per id. IndexedDB orders string keys code unit by code unit, which is numeric order only
+ * between ids of the same length: ranges of ids of different lengths are looked up per id, and so
+ * is a probed range holding many more keys than ids.
  */
-async function localsInRange(table: Table<StoredRecord, string>, ids: string[]): Promise<(StoredRecord | undefined)[]> {
+async function readLocals(table: Table<StoredRecord, string>, ids: string[], lookup: Group['lookup']): Promise<(StoredRecord | undefined)[]> {
+  const bounds = lookup === 'ids' ? undefined : idBounds(ids);
+  if (!bounds) return table.bulkGet(ids);
+  const range = table.where(':id').between(bounds.min, bounds.max, true, true);
+  const found = new Map<string, StoredRecord>();
+  if (lookup === 'range') {
+    for (const record of await range.toArray()) found.set(record.id, record);
+    return ids.map((id) => found.get(id));
+  }
+  const most = PROBE_KEYS_PER_ID * ids.length;
+  const keys = await range.limit(most).primaryKeys();
+  if (keys.length >= most) return table.bulkGet(ids);
+  const wanted = new Set(ids);
+  const stored = keys.filter((key) => wanted.has(key));
+  if (stored.length > 0) for (const record of await table.bulkGet(stored)) if (record) found.set(record.id, record);
+  return ids.map((id) => found.get(id));
+}
+
+/** Keys a probed range may hold per id looked for before a lookup per id is cheaper. */
+const PROBE_KEYS_PER_ID = 4;
+
+/** The lowest and highest of `ids` (numeric order), when they have the same length; else undefined. */
+function idBounds(ids: readonly string[]): { min: string; max: string } | undefined {
   let min = ids[0]!;
   let max = ids[0]!;
   for (const id of ids) {
     if (compareIds(id, min) < 0) min = id;
     if (compareIds(id, max) > 0) max = id;
   }
-  if (min.length !== max.length) return table.bulkGet(ids);
-  const found = new Map<string, StoredRecord>();
-  for (const record of await table.where(':id').between(min, max, true, true).toArray()) found.set(record.id, record);
-  return ids.map((id) => found.get(id));
+  return min.length === max.length ? { min, max } : undefined;
 }
 
 async function pendingEntries(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {

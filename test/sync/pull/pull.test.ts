@@ -169,6 +169,27 @@ describe('createPuller', () => {
     await expectConverged(db, sim, ['products']);
   });
 
+  it.each([400, 2])('writes the hydrated children of a first traversal only over older local copies (page limit %i)', async (pageLimit) => {
+    const { sim, client, db } = await setup();
+    const puller = createPuller({ db, client, pageLimit });
+    await puller.pull('product_price_matrix');
+    const current = sim.store.list('products').flatMap((p) => {
+      const row = sim.store.prices.currentRow(String(p.id), sim.store.now());
+      return row ? [String(row.id)] : [];
+    });
+    expect(current.length).toBeGreaterThan(2);
+    const [newer, older] = current;
+    // One local copy is newer than the server's (kept), one older (replaced).
+    await db.product_price_matrix.update(newer!, { _v: Number.MAX_SAFE_INTEGER, note: 'newer here' });
+    await db.product_price_matrix.update(older!, { _v: 0, note: 'older here' });
+    await puller.pull('products');
+    expect(await db.product_price_matrix.get(newer!)).toMatchObject({ note: 'newer here' });
+    expect((await db.product_price_matrix.get(older!))?.note).toBeUndefined();
+    expect((await db.product_price_matrix.get(older!))?._v).toBeGreaterThan(0);
+    expect(await db.product_price_matrix.count()).toBe(sim.store.count('product_price_matrix'));
+    await expectConverged(db, sim, ['products']);
+  });
+
   it('leaves a record below the cursor of a resumed traversal current: one edited since the traversal was interrupted', async () => {
     const { sim, client, db } = await setup();
     await createPuller({ db, client, pageLimit: 5 }).pull('customers');
