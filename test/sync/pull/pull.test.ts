@@ -190,6 +190,96 @@ describe('createPuller', () => {
     await expectConverged(db, sim, ['products']);
   });
 
+  describe('the read-ahead of the next collection', () => {
+    /** A client that records each traversal it starts: its collection, query and signal. */
+    function recording(client: SyncClient) {
+      const started: { collection: CollectionName; query: TraversalQuery }[] = [];
+      const traced: SyncClient = {
+        ...client,
+        pages(collection: CollectionName, query: TraversalQuery) {
+          started.push({ collection, query });
+          return client.pages(collection, query);
+        },
+      };
+      const of = (c: CollectionName) => started.filter((s) => s.collection === c);
+      return { traced, of };
+    }
+
+    it('asks the next collection\'s first page during this pull, writes nothing of it, and hands it to that pull', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      expect(of('employees')).toHaveLength(1);
+      expect(await db.employees.count()).toBe(0);
+      expect(await db._sync_checkpoints.get('employees')).toBeUndefined();
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(1);
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(false);
+      await expectConverged(db, sim, ['shops', 'employees']);
+    });
+
+    it('is cancelled when the signal of the pull that asked it aborts, and asked again by the next pull', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      const controller = new AbortController();
+      await puller.pull('shops', controller.signal, { next: 'employees' });
+      controller.abort(new Error('closed'));
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(true);
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(2);
+      await expectConverged(db, sim, ['shops', 'employees']);
+    });
+
+    it('is cancelled by a pull of another collection, and by a reset', async () => {
+      const { client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      await puller.pull('warehouses', undefined, { next: 'cash_registers' });
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(true);
+      expect(of('cash_registers')[0]!.query.signal?.aborted).toBe(false);
+      await puller.reset('shops');
+      expect(of('cash_registers')[0]!.query.signal?.aborted).toBe(true);
+      expect(await db.employees.count()).toBe(0);
+      expect(await db.cash_registers.count()).toBe(0);
+    });
+
+    it('is dropped when its collection was pulled meanwhile: the pull starts from the new checkpoint', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      // Another instance (a tab) pulls employees; then one is edited on the server.
+      await createPuller({ db, client }).pull('employees');
+      const edited = sim.store.list('employees')[0]!;
+      sim.store.advanceClock(120_000);
+      sim.store.write('employees', { ...edited, note: 'edited after the read-ahead' } as never);
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(2);
+      expect(of('employees')[1]!.query.versionStart).toBeGreaterThan(0);
+      expect((await db.employees.get(String(edited.id)))?.note).toBe('edited after the read-ahead');
+      await expectConverged(db, sim, ['employees']);
+    });
+
+    it('waits for the traversal that follows a resumed one', async () => {
+      const { sim, client, db } = await setup();
+      const crashing = withPageHook(client, (c, index) => {
+        if (c === 'orders' && index === 1) throw new Error('crash');
+      });
+      await expect(createPuller({ db, client: crashing, pageLimit: 4 }).pull('orders')).rejects.toThrow('crash');
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced, pageLimit: 4 });
+      await puller.pull('orders', undefined, { next: 'order_details' });
+      expect(of('orders').map((s) => s.query.idStart !== undefined)).toEqual([true, false]);
+      expect(of('order_details')).toHaveLength(1);
+      await puller.pull('order_details');
+      expect(of('order_details')).toHaveLength(1);
+      await expectConverged(db, sim, ['orders', 'order_details']);
+    });
+  });
+
   it('leaves a record below the cursor of a resumed traversal current: one edited since the traversal was interrupted', async () => {
     const { sim, client, db } = await setup();
     await createPuller({ db, client, pageLimit: 5 }).pull('customers');
