@@ -91,7 +91,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const report = emptyReport(true, startedAt, collections);
       const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: only !== undefined, report };
       // Each pull asks the first page of the next collection while its last page is written.
-      const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.pulls.push(await puller.pull(c, signal, { next: collections[collections.indexOf(c) + 1] })), isolation);
+      const { pulled, firstFailure } = await pullIsolated(collections, async (c, next) => void report.pulls.push(await puller.pull(c, signal, { next })), isolation);
       // Every collection asked failed on its own: the service itself is failing, and the run says so.
       if (pulled.length === 0 && firstFailure) throw firstFailure.error;
       if (!only && options.categories) {
