@@ -46,9 +46,10 @@ export function applyTables(db: MirrorDb, collection: CollectionName | 'categori
  *   version was refused, is deleted (see `releaseFromQuarantine`).
  *
  * Every read (local copies, pending edits, quarantine) of the records and of their split children
- * is sent before the first answer is awaited, then every write: in a browser each awaited request
- * is a round trip to the engine's database process, and a page then costs two of them instead of
- * one per step. The result counts the records given, not their children.
+ * is sent before the first answer is awaited, then the writes of each table together: in a browser
+ * each awaited request is a round trip to the engine's database process, and a page then costs one
+ * for its reads and one per table written instead of one per step. The result counts the records
+ * given, not their children.
  */
 export async function applyServerRecords(
   db: MirrorDb,
@@ -60,7 +61,10 @@ export async function applyServerRecords(
   const groups = splitIntoGroups(collection, incoming, options.contiguous === true);
   const states = await Promise.all(groups.map((group) => readLocalState(db, group)));
   const plans = groups.map((group, i) => planWrites(group, states[i]!));
-  await Promise.all(plans.map((plan, i) => writePlan(db, groups[i]!, states[i]!, plan)));
+  // One table's writes after the other's: each record is copied for the database on this thread as
+  // its write is sent, and a page of orders with its items sent at once is one task long enough to
+  // hold up the page's UI.
+  for (const [i, plan] of plans.entries()) await writePlan(db, groups[i]!, states[i]!, plan);
   return { ...plans[0]!.counts, maxV: highestVersion(incoming) };
 }
 
