@@ -24,25 +24,30 @@ export interface IsolatedPullsOptions {
  * - a failure of the collection alone (see `pullFailureScope`) is reported and the others go on;
  * - a failure that is not about one collection (auth, network, rate limit, storage, abort, a bug)
  *   stops here, thrown.
+ * `pull` is told the name it will be asked next (so it can read ahead), if any.
  * Resolves with the names whose pull succeeded, and the first failure of a collection alone.
  */
 export async function pullIsolated<N extends ListName>(
   names: readonly N[],
-  pull: (name: N) => Promise<void>,
+  pull: (name: N, next: N | undefined) => Promise<void>,
   options: IsolatedPullsOptions,
 ): Promise<{ pulled: N[]; firstFailure: { error: unknown } | undefined }> {
   const { db, now, report } = options;
   const unavailable = names.length > 0 ? await readUnavailable(db) : {};
   const pulled: N[] = [];
   let firstFailure: { error: unknown } | undefined;
-  for (const name of names) {
+  const skipped = (name: N): boolean => {
     const marked = unavailable[name];
-    if (marked && !options.explicit && !recheckDue(marked, now(), options.reconcileIntervalMs)) {
+    return marked !== undefined && !options.explicit && !recheckDue(marked, now(), options.reconcileIntervalMs);
+  };
+  for (const [index, name] of names.entries()) {
+    const marked = unavailable[name];
+    if (skipped(name)) {
       report.unavailable.push(name);
       continue;
     }
     try {
-      await pull(name);
+      await pull(name, names.slice(index + 1).find((n) => !skipped(n)));
     } catch (error) {
       const scope = pullFailureScope(error);
       if (scope === 'run') throw error;

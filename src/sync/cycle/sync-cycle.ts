@@ -92,7 +92,8 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       options.onStart(rows.some((r) => !r?.initialDone));
       const report = emptyReport(true, startedAt, collections);
       const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: only !== undefined, report };
-      const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.pulls.push(await puller.pull(c, signal)), isolation);
+      // Each pull asks the first page of the next collection while its last page is written.
+      const { pulled, firstFailure } = await pullIsolated(collections, async (c, next) => void report.pulls.push(await puller.pull(c, signal, { next })), isolation);
       // Every collection asked failed on its own: the service itself is failing, and the run says so.
       if (pulled.length === 0 && firstFailure) throw firstFailure.error;
       if (!only && options.categories) {

@@ -3,7 +3,7 @@ import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { HYDRATIONS, splitHydrations, type SplitChild } from './hydrations.js';
+import { HYDRATIONS, splitHydrations } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
 import { overlay } from '../records/fields.js';
 
@@ -44,6 +44,12 @@ export function applyTables(db: MirrorDb, collection: CollectionName | 'categori
  * - tombstones (`_d` != 0) are stored like any record and hidden by the query helpers;
  * - a record written (or noted on its outbox entry) leaves the quarantine: its row, if an earlier
  *   version was refused, is deleted (see `releaseFromQuarantine`).
+ *
+ * Every read (local copies, pending edits, quarantine) of the records and of their split children
+ * is sent before the first answer is awaited, then the writes of each table together: in a browser
+ * each awaited request is a round trip to the engine's database process, and a page then costs one
+ * for its reads and one per table written instead of one per step. The result counts the records
+ * given, not their children.
  */
 export async function applyServerRecords(
   db: MirrorDb,
@@ -51,66 +57,123 @@ export async function applyServerRecords(
   incoming: readonly StoredRecord[],
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
-  const result: ApplyResult = { written: 0, skipped: 0, deferred: 0, maxV: 0 };
-  if (incoming.length === 0) return result;
+  if (incoming.length === 0) return { written: 0, skipped: 0, deferred: 0, maxV: 0 };
+  const groups = splitIntoGroups(collection, incoming, options.contiguous === true);
+  const states = await Promise.all(groups.map((group) => readLocalState(db, group)));
+  const plans = groups.map((group, i) => planWrites(group, states[i]!));
+  // One table's writes after the other's: each record is copied for the database on this thread as
+  // its write is sent, and a page of orders with its items sent at once is one task long enough to
+  // hold up the page's UI.
+  for (const [i, plan] of plans.entries()) await writePlan(db, groups[i]!, states[i]!, plan);
+  return { ...plans[0]!.counts, maxV: highestVersion(incoming) };
+}
 
-  const children: SplitChild[] = [];
-  const latest = new Map<string, StoredRecord>();
-  for (const raw of incoming) {
-    const { record, children: split } = splitHydrations(raw);
-    children.push(...split);
-    if (record._v > result.maxV) result.maxV = record._v;
+/** The highest `_v` among `records` (0 for none). */
+export function highestVersion(records: readonly StoredRecord[]): number {
+  let maxV = 0;
+  for (const record of records) if (record._v > maxV) maxV = record._v;
+  return maxV;
+}
+
+/** The records of one table to apply: the given collection first, then each child table. */
+interface Group {
+  collection: CollectionName | 'categories';
+  /** The newest copy of each record (by `_v`), hydrations split off. */
+  records: StoredRecord[];
+  /** How the local copies are read (see {@link readLocals}). */
+  lookup: 'range' | 'probe' | 'ids';
+}
+
+/** What the database holds for a group's records, read before anything is decided. */
+interface LocalState {
+  locals: (StoredRecord | undefined)[];
+  entries: Map<string, OutboxEntry>;
+  /** Quarantine rows of the group's collection: when 0, nothing can leave the quarantine. */
+  quarantined: number;
+}
+
+/** What to write for a group. */
+interface Plan {
+  toPut: StoredRecord[];
+  toUpdate: OutboxEntry[];
+  /** The server records taken (written, or noted on their outbox entry). */
+  taken: StoredRecord[];
+  counts: Omit<ApplyResult, 'maxV'>;
+}
+
+/** The given records, then their split children grouped by table, each record once at its newest `_v`. */
+function splitIntoGroups(collection: CollectionName | 'categories', incoming: readonly StoredRecord[], contiguous: boolean): Group[] {
+  const latestBy = new Map<CollectionName | 'categories', Map<string, StoredRecord>>();
+  const groups: Group[] = [];
+  const add = (into: CollectionName | 'categories', raw: StoredRecord, lookup: Group['lookup']): void => {
+    let latest = latestBy.get(into);
+    if (!latest) {
+      latest = new Map();
+      latestBy.set(into, latest);
+      groups.push({ collection: into, records: [], lookup });
+    }
+    const { record, children } = splitHydrations(raw);
     const seen = latest.get(record.id);
     if (!seen || record._v > seen._v) latest.set(record.id, record);
-  }
+    // A child table's records are never a whole id range; those of a whole range of parents are
+    // mostly new to their table on a first sync.
+    for (const child of children) add(child.collection, child.record, contiguous ? 'probe' : 'ids');
+  };
+  for (const raw of incoming) add(collection, raw, contiguous ? 'range' : 'ids');
+  for (const group of groups) group.records = [...latestBy.get(group.collection)!.values()];
+  return groups;
+}
 
-  const table = db.table<StoredRecord, string>(collection);
-  const records = [...latest.values()];
-  const ids = records.map((r) => r.id);
-  const locals = options.contiguous ? await localsInRange(table, ids) : await table.bulkGet(ids);
-  const entries = collection === 'categories' ? new Map<string, OutboxEntry>() : await outboxEntriesOf(db, collection, ids);
+/** Sends every read of a group at once (see {@link applyServerRecords}). */
+async function readLocalState(db: MirrorDb, group: Group): Promise<LocalState> {
+  const table = db.table<StoredRecord, string>(group.collection);
+  const ids = group.records.map((r) => r.id);
+  const [locals, entries, quarantined] = await Promise.all([
+    readLocals(table, ids, group.lookup),
+    group.collection === 'categories' ? new Map<string, OutboxEntry>() : outboxEntriesOf(db, group.collection, ids),
+    db._sync_quarantine.where('collection').equals(group.collection).count(),
+  ]);
+  return { locals, entries, quarantined };
+}
 
-  const toPut: StoredRecord[] = [];
-  const toUpdate: OutboxEntry[] = [];
-  // The server records taken (written, or noted on their outbox entry).
-  const taken: StoredRecord[] = [];
-  records.forEach((record, i) => {
-    const local = locals[i];
-    const entry = entries.get(record.id);
+/** Decides, record by record, what a group writes (the rules of {@link applyServerRecords}). */
+function planWrites(group: Group, state: LocalState): Plan {
+  const plan: Plan = { toPut: [], toUpdate: [], taken: [], counts: { written: 0, skipped: 0, deferred: 0 } };
+  group.records.forEach((record, i) => {
+    const local = state.locals[i];
+    const entry = state.entries.get(record.id);
     if (entry) {
       const known = entry.server ?? entry.base;
       if (known && record._v <= known._v) {
-        result.skipped++;
+        plan.counts.skipped++;
         return;
       }
-      toUpdate.push({ ...entry, server: record });
+      plan.toUpdate.push({ ...entry, server: record });
       // The new server state with the app's changed fields laid on top.
-      toPut.push(local ? overlay(record, local, entry.changed) : record);
-      taken.push(record);
-      result.deferred++;
+      plan.toPut.push(local ? overlay(record, local, entry.changed) : record);
+      plan.taken.push(record);
+      plan.counts.deferred++;
       return;
     }
     if (local && record._v <= local._v) {
-      result.skipped++;
+      plan.counts.skipped++;
       return;
     }
-    toPut.push(record);
-    taken.push(record);
-    result.written++;
+    plan.toPut.push(record);
+    plan.taken.push(record);
+    plan.counts.written++;
   });
+  return plan;
+}
 
-  if (toPut.length > 0) await table.bulkPut(toPut);
-  if (toUpdate.length > 0) await db._sync_outbox.bulkPut(toUpdate);
-  await releaseFromQuarantine(db, collection, taken);
-
-  const byCollection = new Map<CollectionName, StoredRecord[]>();
-  for (const child of children) {
-    const list = byCollection.get(child.collection) ?? [];
-    list.push(child.record);
-    byCollection.set(child.collection, list);
-  }
-  for (const [child, list] of byCollection) await applyServerRecords(db, child, list);
-  return result;
+/** Sends a group's writes (its table, its outbox entries, its quarantine release). */
+async function writePlan(db: MirrorDb, group: Group, state: LocalState, plan: Plan): Promise<void> {
+  const table = db.table<StoredRecord, string>(group.collection);
+  await Promise.all([
+    plan.toPut.length > 0 ? table.bulkPut(plan.toPut) : undefined,
+    plan.toUpdate.length > 0 ? db._sync_outbox.bulkPut(plan.toUpdate) : undefined,
+    state.quarantined > 0 ? releaseFromQuarantine(db, group.collection, plan.taken) : undefined,
+  ]);
 }
 
 /** Options of {@link applyServerRecords}. */
@@ -124,21 +187,45 @@ export interface ApplyOptions {
 }
 
 /**
- * Local copies of `ids` read as one primary-key range. IndexedDB orders string keys code unit by
- * code unit, which is numeric order only between ids of the same length: other ranges fall back
- * to a lookup per id.
+ * Local copies of `ids`, in their order. `range`: the ids are every server record between the
+ * lowest and the highest, so the stored rows of that range are read in one query (next to nothing
+ * on a first sync, where it is empty). `probe`: only the keys stored in that range are read, at most
+ * a few per id, and only the ids among them are looked up: the split children of a first sync land
+ * in a table that holds few of them yet, and a lookup per missing id costs a request each. `ids`: a
+ * lookup per id. IndexedDB orders string keys code unit by code unit, which is numeric order only
+ * between ids of the same length: ranges of ids of different lengths are looked up per id, and so
+ * is a probed range holding many more keys than ids.
  */
-async function localsInRange(table: Table<StoredRecord, string>, ids: string[]): Promise<(StoredRecord | undefined)[]> {
+async function readLocals(table: Table<StoredRecord, string>, ids: string[], lookup: Group['lookup']): Promise<(StoredRecord | undefined)[]> {
+  const bounds = lookup === 'ids' ? undefined : idBounds(ids);
+  if (!bounds) return table.bulkGet(ids);
+  const range = table.where(':id').between(bounds.min, bounds.max, true, true);
+  const found = new Map<string, StoredRecord>();
+  if (lookup === 'range') {
+    for (const record of await range.toArray()) found.set(record.id, record);
+    return ids.map((id) => found.get(id));
+  }
+  const most = PROBE_KEYS_PER_ID * ids.length;
+  const keys = await range.limit(most).primaryKeys();
+  if (keys.length >= most) return table.bulkGet(ids);
+  const wanted = new Set(ids);
+  const stored = keys.filter((key) => wanted.has(key));
+  if (stored.length > 0) for (const record of await table.bulkGet(stored)) if (record) found.set(record.id, record);
+  return ids.map((id) => found.get(id));
+}
+
+/** Keys a probed range may hold per id looked for before a lookup per id is cheaper. */
+const PROBE_KEYS_PER_ID = 4;
+
+/** The lowest and highest of `ids` (numeric order), when they have the same length; else undefined. */
+function idBounds(ids: readonly string[]): { min: string; max: string } | undefined {
   let min = ids[0]!;
   let max = ids[0]!;
   for (const id of ids) {
     if (compareIds(id, min) < 0) min = id;
     if (compareIds(id, max) > 0) max = id;
   }
-  if (min.length !== max.length) return table.bulkGet(ids);
-  const found = new Map<string, StoredRecord>();
-  for (const record of await table.where(':id').between(min, max, true, true).toArray()) found.set(record.id, record);
-  return ids.map((id) => found.get(id));
+  return min.length === max.length ? { min, max } : undefined;
 }
 
 /** The outbox entries of the records `ids` of `collection`, in any state, by record id. */

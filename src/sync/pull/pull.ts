@@ -2,12 +2,12 @@ import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
 import type { Id } from '../../ids/index.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { applyServerRecords, applyTables } from './apply-records.js';
+import { applyServerRecords, applyTables, highestVersion } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { holdInQuarantine, refusalsOfPage } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
-import { pageLimitFor, traverse } from './traverse.js';
+import { openTraversal, pageLimitFor, traverse, type OpenTraversal } from './traverse.js';
 
 /** Progress of one collection's pull, as it goes. */
 export interface CollectionProgress {
@@ -64,6 +64,18 @@ export interface PullerOptions {
   onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
 }
 
+/** Options of one {@link Puller.pull}. */
+export interface PullOptions {
+  /**
+   * The collection the caller pulls next. Once this pull has received its last page, the first
+   * page of `next` is requested while that last page is written: a read-ahead across collections,
+   * as there is one within a traversal. It is written only by the pull of `next`, in order and with
+   * its cursor, and only if that collection's checkpoint is still the one the page was asked from
+   * (else it is dropped and asked again). Any other pull or reset, or `signal` aborting, cancels it.
+   */
+  next?: CollectionName | undefined;
+}
+
 /** Pulls deltas of collections into the mirror (docs/design.md, decision 3). */
 export interface Puller {
   /**
@@ -73,7 +85,7 @@ export interface Puller {
    * every record changed before it was called is current (the push checks its conflicts
    * against what the pull before it read).
    */
-  pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport>;
+  pull(collection: CollectionName, signal?: AbortSignal, options?: PullOptions): Promise<PullReport>;
   /** Forgets the checkpoint of `collection`: the next pull is a full traversal (data is kept). */
   reset(collection: CollectionName): Promise<void>;
 }
@@ -85,69 +97,77 @@ export function createPuller(options: PullerOptions): Puller {
   const skew = options.skewMarginMs ?? PULL_DEFAULTS.skewMarginMs;
   const now = options.now ?? Date.now;
 
-  async function pull(collection: CollectionName, signal?: AbortSignal): Promise<PullReport> {
-    const first = await traverseOnce(collection, signal);
+  /** The first page of the collection pulled next, requested ahead (see {@link PullOptions.next}). */
+  let ahead: ReadAhead | undefined;
+
+  async function pull(collection: CollectionName, signal?: AbortSignal, pullOptions: PullOptions = {}): Promise<PullReport> {
+    const first = await traverseOnce(collection, signal, pullOptions.next);
     if (!first.resumed) return first.report;
     // The resumed traversal read the records below its cursor before it was interrupted, maybe
     // long ago (a failed request, a revoked token, an app closed mid-pull). The next checkpoint
     // is at most its original start minus the margin, so one more traversal reads every record
     // changed since.
-    const second = await traverseOnce(collection, signal);
+    const second = await traverseOnce(collection, signal, pullOptions.next);
     return combineReports(first.report, second.report);
   }
 
   /** One traversal: the interrupted one when a cursor is saved (`resumed`), else a new one from the checkpoint. */
-  async function traverseOnce(collection: CollectionName, signal: AbortSignal | undefined): Promise<{ report: PullReport; resumed: boolean }> {
-    const row: CheckpointRow = (await db._sync_checkpoints.get(collection)) ?? {
-      collection,
-      checkpoint: 0,
-      initialDone: false,
-    };
+  async function traverseOnce(collection: CollectionName, signal: AbortSignal | undefined, next: CollectionName | undefined): Promise<{ report: PullReport; resumed: boolean }> {
+    const [saved, savedNext] = await db._sync_checkpoints.bulkGet(next ? [collection, next] : [collection]);
+    const row: CheckpointRow = saved ?? freshRow(collection);
+    const early = await takeReadAhead(collection, row);
     // An interrupted traversal resumes at its last applied page, with its original start
     // time: records before the resume point may have changed since then.
     let cursor: TraversalCursor | undefined = row.cursor;
     const resumed = cursor !== undefined;
+    // A resumed traversal is followed by another of the same collection: the read-ahead waits for that one.
+    const readAheadOf = resumed || !next ? undefined : { collection: next, row: savedNext ?? freshRow(next) };
     const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, mostlyRefused: false, checkpoint: row.checkpoint };
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
-    const elapsed = startStopwatch(now);
+    const elapsed = early?.elapsed ?? startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
 
     await traverse(
       client,
       collection,
-      { direction: 'forward', versionStart, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) },
+      early?.traversal ?? traversalQuery(collection, row),
       signal,
       async (page: PageLike) => {
+        if (page.done && readAheadOf) readAhead(readAheadOf.collection, readAheadOf.row, signal);
         const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
         const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
         // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
         const refused = refusalsOfPage(collection, page.rejected, now);
         const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
-        await db.transaction('rw', tables, async () => {
-          // Without a version filter a page is every record of its id range.
-          const applied = await applyServerRecords(db, collection, records, { contiguous: versionStart === 0 });
-          await holdInQuarantine(db, refused.rows);
-          const next: TraversalCursor = {
-            versionStart,
-            idStart: page.cursor ?? base.idStart,
-            startedAt: base.startedAt,
-            maxV: Math.max(base.maxV, applied.maxV),
-            records: base.records + page.length,
-          };
+        const next: TraversalCursor = {
+          versionStart,
+          idStart: page.cursor ?? base.idStart,
+          startedAt: base.startedAt,
+          maxV: Math.max(base.maxV, highestVersion(records)),
+          records: base.records + page.length,
+        };
+        const applied = await db.transaction('rw', tables, async () => {
           // The cursor is saved in the same transaction as the page it follows: a crash
-          // between pages resumes exactly here, never past an unwritten page.
-          await db._sync_checkpoints.put({ ...row, cursor: next });
-          cursor = next;
-          report.written += applied.written + applied.deferred;
+          // between pages resumes exactly here, never past an unwritten page. The three are
+          // sent together (one round trip to the database, not three); if one fails, none is kept.
+          const [result] = await Promise.all([
+            // Without a version filter a page is every record of its id range.
+            applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
+            holdInQuarantine(db, refused.rows),
+            db._sync_checkpoints.put({ ...row, cursor: next }),
+          ]);
+          return result;
         });
+        cursor = next;
+        report.written += applied.written + applied.deferred;
         report.pages++;
         report.received += page.length;
         report.quarantined += refused.rows.length;
         if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refused.rescued.length)) report.mostlyRefused = true;
         progress.pages++;
-        progress.records = cursor?.records ?? progress.records;
-        progress.position = cursor?.idStart;
+        progress.records = next.records;
+        progress.position = next.idStart;
         options.onProgress?.(collection, { ...progress });
       },
     );
@@ -169,10 +189,78 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   async function reset(collection: CollectionName): Promise<void> {
+    dropReadAhead();
     await db._sync_checkpoints.put({ collection, checkpoint: 0, cursor: undefined, initialDone: false });
   }
 
+  /** The query of the traversal that starts from `row`: its saved cursor, else its checkpoint. */
+  function traversalQuery(collection: CollectionName, row: CheckpointRow): Parameters<typeof openTraversal>[2] {
+    const { cursor } = row;
+    return { direction: 'forward', versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
+  }
+
+  /** Requests the first page of the traversal of `collection` that would start from `row` now, for its pull to take. */
+  function readAhead(collection: CollectionName, row: CheckpointRow, signal: AbortSignal | undefined): void {
+    dropReadAhead();
+    if (signal?.aborted) return;
+    // Started before its request: the traversal's start is then taken earlier, on the safe side.
+    const elapsed = startStopwatch(now);
+    const traversal = openTraversal(client, collection, traversalQuery(collection, row));
+    const cancel = (): void => void traversal.cancel(signal?.reason);
+    signal?.addEventListener('abort', cancel, { once: true });
+    ahead = { collection, row, traversal, elapsed, release: () => signal?.removeEventListener('abort', cancel) };
+  }
+
+  /** Cancels the read-ahead, if any. */
+  function dropReadAhead(): void {
+    const dropped = ahead;
+    ahead = undefined;
+    dropped?.release();
+    void dropped?.traversal.cancel();
+  }
+
+  /**
+   * The read-ahead, if it is of `collection`, still starts where its traversal would start now
+   * (`row`), and its first page came: it is then the pull's. Any other is cancelled.
+   */
+  async function takeReadAhead(collection: CollectionName, row: CheckpointRow): Promise<{ traversal: OpenTraversal; elapsed: () => number } | undefined> {
+    const taken = ahead;
+    if (!taken || taken.collection !== collection || !sameStart(taken.row, row)) {
+      dropReadAhead();
+      return undefined;
+    }
+    ahead = undefined;
+    taken.release();
+    // A read-ahead that failed (or was cancelled with the pull that started it) is asked again.
+    const came = await taken.traversal.first.then(() => !taken.traversal.controller.signal.aborted, () => false);
+    if (came) return taken;
+    await taken.traversal.cancel();
+    return undefined;
+  }
+
   return { pull, reset };
+}
+
+/** A traversal's first page requested ahead of its pull (see {@link PullOptions.next}). */
+interface ReadAhead {
+  collection: CollectionName;
+  /** The checkpoint row it starts from. */
+  row: CheckpointRow;
+  traversal: OpenTraversal;
+  /** Time since just before its first request. */
+  elapsed: () => number;
+  /** Stops listening to the signal of the pull that started it. */
+  release: () => void;
+}
+
+/** The checkpoint row of a collection never pulled. */
+function freshRow(collection: CollectionName): CheckpointRow {
+  return { collection, checkpoint: 0, initialDone: false };
+}
+
+/** Two checkpoint rows start the same traversal: same checkpoint, same saved cursor. */
+function sameStart(a: CheckpointRow, b: CheckpointRow): boolean {
+  return a.checkpoint === b.checkpoint && JSON.stringify(a.cursor ?? null) === JSON.stringify(b.cursor ?? null);
 }
 
 /** The report of a pull made of a resumed traversal and the one that followed it. */

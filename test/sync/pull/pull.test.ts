@@ -2,6 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client/index.js';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
+import type { StoredRecord } from '../../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../../src/schema/collections.js';
 import { createPuller } from '../../../src/sync/pull/pull.js';
 import { ingestRecords } from '../../../src/sync/pull/ingest.js';
@@ -142,6 +143,141 @@ describe('createPuller', () => {
     expect(firstResumed?.query?.id_start).toBe(saved.cursor?.idStart);
     expect(await db.orders.count()).toBe(total);
     await expectConverged(db, sim, ['orders']);
+  });
+
+  it('keeps neither a page nor its cursor when one write of the page fails (its hydrated children included)', async () => {
+    const { sim, client, db } = await setup();
+    const ids = sim.store.list('products').map((p) => BigInt(String(p.id))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    const firstPage = new Set(ids.slice(0, 5));
+    let refusals = 0;
+    // The price rows split off the second page's products cannot be written: that page's transaction fails.
+    const refuse = (_key: string | undefined, row: StoredRecord): void => {
+      if (firstPage.has(String(row.id_product))) return;
+      refusals++;
+      throw new Error('price row refused');
+    };
+    db.product_price_matrix.hook('creating', refuse);
+    await expect(createPuller({ db, client, pageLimit: 5 }).pull('products')).rejects.toThrow('price row refused');
+    expect(refusals).toBeGreaterThan(0);
+    const saved = (await db._sync_checkpoints.get('products'))!;
+    expect(saved.cursor).toMatchObject({ idStart: ids[4], records: 5 });
+    expect((await db.products.toCollection().primaryKeys()).sort()).toEqual([...firstPage].sort());
+    expect((await db.product_price_matrix.toArray()).every((row) => firstPage.has(String(row.id_product)))).toBe(true);
+
+    db.product_price_matrix.hook('creating').unsubscribe(refuse);
+    await createPuller({ db, client, pageLimit: 5 }).pull('products');
+    await expectConverged(db, sim, ['products']);
+  });
+
+  it.each([400, 2])('writes the hydrated children of a first traversal only over older local copies (page limit %i)', async (pageLimit) => {
+    const { sim, client, db } = await setup();
+    const puller = createPuller({ db, client, pageLimit });
+    await puller.pull('product_price_matrix');
+    const current = sim.store.list('products').flatMap((p) => {
+      const row = sim.store.prices.currentRow(String(p.id), sim.store.now());
+      return row ? [String(row.id)] : [];
+    });
+    expect(current.length).toBeGreaterThan(2);
+    const [newer, older] = current;
+    // One local copy is newer than the server's (kept), one older (replaced).
+    await db.product_price_matrix.update(newer!, { _v: Number.MAX_SAFE_INTEGER, note: 'newer here' });
+    await db.product_price_matrix.update(older!, { _v: 0, note: 'older here' });
+    await puller.pull('products');
+    expect(await db.product_price_matrix.get(newer!)).toMatchObject({ note: 'newer here' });
+    expect((await db.product_price_matrix.get(older!))?.note).toBeUndefined();
+    expect((await db.product_price_matrix.get(older!))?._v).toBeGreaterThan(0);
+    expect(await db.product_price_matrix.count()).toBe(sim.store.count('product_price_matrix'));
+    await expectConverged(db, sim, ['products']);
+  });
+
+  describe('the read-ahead of the next collection', () => {
+    /** A client that records each traversal it starts: its collection, query and signal. */
+    function recording(client: SyncClient) {
+      const started: { collection: CollectionName; query: TraversalQuery }[] = [];
+      const traced: SyncClient = {
+        ...client,
+        pages(collection: CollectionName, query: TraversalQuery) {
+          started.push({ collection, query });
+          return client.pages(collection, query);
+        },
+      };
+      const of = (c: CollectionName) => started.filter((s) => s.collection === c);
+      return { traced, of };
+    }
+
+    it('asks the next collection\'s first page during this pull, writes nothing of it, and hands it to that pull', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      expect(of('employees')).toHaveLength(1);
+      expect(await db.employees.count()).toBe(0);
+      expect(await db._sync_checkpoints.get('employees')).toBeUndefined();
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(1);
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(false);
+      await expectConverged(db, sim, ['shops', 'employees']);
+    });
+
+    it('is cancelled when the signal of the pull that asked it aborts, and asked again by the next pull', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      const controller = new AbortController();
+      await puller.pull('shops', controller.signal, { next: 'employees' });
+      controller.abort(new Error('closed'));
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(true);
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(2);
+      await expectConverged(db, sim, ['shops', 'employees']);
+    });
+
+    it('is cancelled by a pull of another collection, and by a reset', async () => {
+      const { client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      await puller.pull('warehouses', undefined, { next: 'cash_registers' });
+      expect(of('employees')[0]!.query.signal?.aborted).toBe(true);
+      expect(of('cash_registers')[0]!.query.signal?.aborted).toBe(false);
+      await puller.reset('shops');
+      expect(of('cash_registers')[0]!.query.signal?.aborted).toBe(true);
+      expect(await db.employees.count()).toBe(0);
+      expect(await db.cash_registers.count()).toBe(0);
+    });
+
+    it('is dropped when its collection was pulled meanwhile: the pull starts from the new checkpoint', async () => {
+      const { sim, client, db } = await setup();
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced });
+      await puller.pull('shops', undefined, { next: 'employees' });
+      // Another instance (a tab) pulls employees; then one is edited on the server.
+      await createPuller({ db, client }).pull('employees');
+      const edited = sim.store.list('employees')[0]!;
+      sim.store.advanceClock(120_000);
+      sim.store.write('employees', { ...edited, note: 'edited after the read-ahead' } as never);
+      await puller.pull('employees');
+      expect(of('employees')).toHaveLength(2);
+      expect(of('employees')[1]!.query.versionStart).toBeGreaterThan(0);
+      expect((await db.employees.get(String(edited.id)))?.note).toBe('edited after the read-ahead');
+      await expectConverged(db, sim, ['employees']);
+    });
+
+    it('waits for the traversal that follows a resumed one', async () => {
+      const { sim, client, db } = await setup();
+      const crashing = withPageHook(client, (c, index) => {
+        if (c === 'orders' && index === 1) throw new Error('crash');
+      });
+      await expect(createPuller({ db, client: crashing, pageLimit: 4 }).pull('orders')).rejects.toThrow('crash');
+      const { traced, of } = recording(client);
+      const puller = createPuller({ db, client: traced, pageLimit: 4 });
+      await puller.pull('orders', undefined, { next: 'order_details' });
+      expect(of('orders').map((s) => s.query.idStart !== undefined)).toEqual([true, false]);
+      expect(of('order_details')).toHaveLength(1);
+      await puller.pull('order_details');
+      expect(of('order_details')).toHaveLength(1);
+      await expectConverged(db, sim, ['orders', 'order_details']);
+    });
   });
 
   it('leaves a record below the cursor of a resumed traversal current: one edited since the traversal was interrupted', async () => {
