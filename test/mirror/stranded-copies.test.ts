@@ -69,7 +69,7 @@ describe('copies of the service left under another address', () => {
         firstEditAt: expect.any(Number),
         lastEditAt: expect.any(Number),
         takenOver: 0,
-        schemaVersion: 7,
+        schemaVersion: 8,
       },
     ]);
     expect(await rawOutbox(factory, defaultDbName(sim.baseUrl))).toEqual(before);
