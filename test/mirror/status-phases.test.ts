@@ -87,6 +87,17 @@ describe('the status phase after the network goes away and comes back', () => {
     net.set(true);
     await waitFor(mirror.status, (s) => s.phase === 'idle' && s.lastSyncAt !== undefined);
   });
+
+  it('of a leader whose runtime came back online without an event is idle once a run succeeds', async () => {
+    // Firefox changes navigator.onLine for a tab loaded while offline without firing `online`.
+    fixture = await startMirrorFixture();
+    let online = false;
+    const mirror = fixture.mirror({ environment: { isOnline: () => online, onConnectivity: () => () => undefined } });
+    expect(mirror.status.value).toMatchObject({ online: false, phase: 'offline' });
+    online = true;
+    await mirror.syncNow();
+    expect(mirror.status.value).toMatchObject({ online: true, phase: 'idle' });
+  });
 });
 
 describe('a status subscriber that throws', () => {

@@ -275,6 +275,9 @@ class Controller implements SyncController {
     }
     const paused = this.#state.pause !== undefined;
     const { feed } = this.#o;
+    // The runtime's connectivity is read again as a run ends, as after a failure: an engine may
+    // change `navigator.onLine` without an event (Firefox, for a tab loaded while offline).
+    this.#followConnectivity();
     this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
     // A run that succeeds ends a pause: the schedule carries on.
     if (paused) this.#scheduler.resume();
@@ -297,9 +300,15 @@ class Controller implements SyncController {
 
   /** Applies a failed run's verdict to the state; returns whether the schedule carries on. */
   #failed(verdict: FailureVerdict): FailureAction {
-    if (verdict.event === 'run-failed' && this.#o.env.isOnline() !== this.#state.online) this.#send(this.#o.env.isOnline() ? 'online' : 'offline');
+    if (verdict.event === 'run-failed') this.#followConnectivity();
     this.#send(verdict.event, verdict.lastError ? { lastError: verdict.lastError } : {});
     return verdict.action;
+  }
+
+  /** Moves the state to the runtime's connectivity when they differ. */
+  #followConnectivity(): void {
+    const online = this.#o.env.isOnline();
+    if (online !== this.#state.online) this.#send(online ? 'online' : 'offline');
   }
 
   #pauseScheduleOn(action: FailureAction): void {
