@@ -1,5 +1,6 @@
 import type { Table } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
+import { writesTogether } from '../../db/writes-together.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
@@ -169,7 +170,7 @@ function planWrites(group: Group, state: LocalState): Plan {
 /** Sends a group's writes (its table, its outbox entries, its quarantine release). */
 async function writePlan(db: MirrorDb, group: Group, state: LocalState, plan: Plan): Promise<void> {
   const table = db.table<StoredRecord, string>(group.collection);
-  await Promise.all([
+  await writesTogether([
     plan.toPut.length > 0 ? table.bulkPut(plan.toPut) : undefined,
     plan.toUpdate.length > 0 ? db._sync_outbox.bulkPut(plan.toUpdate) : undefined,
     state.quarantined > 0 ? releaseFromQuarantine(db, group.collection, plan.taken) : undefined,

@@ -1,4 +1,5 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
+import { writesTogether } from '../../db/writes-together.js';
 import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
 import type { Id } from '../../ids/index.js';
 import type { CollectionName } from '../../schema/collections.js';
@@ -151,7 +152,7 @@ export function createPuller(options: PullerOptions): Puller {
           // The cursor is saved in the same transaction as the page it follows: a crash
           // between pages resumes exactly here, never past an unwritten page. The three are
           // sent together (one round trip to the database, not three); if one fails, none is kept.
-          const [result] = await Promise.all([
+          const [result] = await writesTogether([
             // Without a version filter a page is every record of its id range.
             applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
             holdInQuarantine(db, refused.rows),
