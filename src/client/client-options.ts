@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formatIssues, ValidationError, type PosCloudError, type RequestInfo } from '../errors/index.js';
-import { fnOption, listOf, parseOptions, withRules } from '../schema/option-schema.js';
+import { type PosCloudError, type RequestInfo } from '../errors/index.js';
+import { fnOption, listOf, parseOptionsOrThrow, withRules } from '../schema/option-schema.js';
 
 /** HTTP methods the client sends, as ky names them. */
 export type RetryMethod = 'get' | 'post';
@@ -274,14 +274,7 @@ const clientOptionsSchema = z.object(
  * listing every bad option by name; the token's value is never echoed.
  */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
-  const parsed = parseOptions(clientOptionsSchema, options);
-  if (!parsed.ok) {
-    const { issues } = parsed;
-    // Callers from plain JavaScript can pass anything.
-    if (issues[0]?.path.length === 0) throw new ValidationError('createClient: options must be an object', { issues });
-    throw new ValidationError(`createClient: invalid options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
-  }
-  const { value } = parsed;
+  const value = parseOptionsOrThrow(clientOptionsSchema, options, { factory: 'createClient', heading: 'invalid options', notAnObject: true });
   return {
     baseUrl: value.baseUrl,
     token: value.token,

@@ -4,9 +4,9 @@ import { delayMs, positiveMs } from '../client/client-options.js';
 import { defaultDbName } from '../db/db-name.js';
 import type { ExtraIndexes } from '../db/stores.js';
 import type { MirrorStorage } from './mirror-database.js';
-import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
+import type { ValidationIssue } from '../errors/index.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
-import { listOf, parseOptions, withRules } from '../schema/option-schema.js';
+import { listOf, parseOptionsOrThrow, withRules } from '../schema/option-schema.js';
 import { DEFAULT_LEASE_MS, type SyncEnvironment } from '../sync/coordination/index.js';
 import { PULL_DEFAULTS } from '../sync/pull/index.js';
 import { BATCH_DEFAULTS, batchOption, conflictOption, DEFAULT_CONFLICT, type BatchLimits, type ConflictOption } from '../sync/push/index.js';
@@ -190,15 +190,7 @@ const mirrorOptionsSchema = withRules(
  * place they are resolved. Every bad option is named in a single `ValidationError`.
  */
 export function resolveMirrorOptions(options: MirrorOptions): ResolvedMirrorOptions {
-  const parsed = parseOptions(mirrorOptionsSchema, options);
-  if (!parsed.ok) {
-    const { issues } = parsed;
-    // Callers from plain JavaScript can pass anything.
-    if (issues[0]?.path.length === 0) throw new ValidationError('createMirror: options must be an object', { issues });
-    // Every issue has a path, and all of them are named (no "and N more").
-    throw new ValidationError(`createMirror: bad options: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
-  }
-  const { value } = parsed;
+  const value = parseOptionsOrThrow(mirrorOptionsSchema, options, { factory: 'createMirror', heading: 'bad options', notAnObject: true });
   // The given objects stay themselves (the client, the storage the mirror closes): only defaults are added.
   return {
     ...options,

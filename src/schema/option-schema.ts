@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ValidationIssue } from '../errors/index.js';
+import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 
 /** What {@link parseOptions} gives back: the parsed options, or every problem found in them. */
 export type ParsedOptions<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -21,6 +21,23 @@ export function parseOptions<S extends z.ZodType>(schema: S, options: unknown): 
     else others.push({ path, message: issue.message });
   }
   return { ok: false, issues: [...unknown, ...others] };
+}
+
+/**
+ * {@link parseOptions}, throwing one `ValidationError` that names every bad option:
+ * `<factory>: <heading>: <issues>`. With `notAnObject`, options that are not an object at all
+ * (callers from plain JavaScript can pass anything) say that instead.
+ */
+export function parseOptionsOrThrow<S extends z.ZodType>(
+  schema: S,
+  options: unknown,
+  messages: { factory: string; heading: string; notAnObject?: boolean },
+): z.output<S> {
+  const parsed = parseOptions(schema, options);
+  if (parsed.ok) return parsed.value;
+  const { issues } = parsed;
+  if (messages.notAnObject === true && issues[0]?.path.length === 0) throw new ValidationError(`${messages.factory}: options must be an object`, { issues });
+  throw new ValidationError(`${messages.factory}: ${messages.heading}: ${formatIssues(issues, { whole: '(options)' })}`, { issues });
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { z } from 'zod';
-import { formatIssues, ValidationError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { ConflictStrategy } from '../conflicts/conflict-strategy.js';
 import { batchOption, conflictOption } from './push-options.js';
 import { jsonBytes, planBatches, type BatchLimits } from './batches.js';
-import { fnOption, parseOptions } from '../../schema/option-schema.js';
+import { fnOption, parseOptionsOrThrow } from '../../schema/option-schema.js';
 import { dropInflight, writeInflight } from '../../db/inflight.js';
 import { pushOrder } from '../records/relations.js';
 import { moveCollidingCreates } from './id-collisions.js';
@@ -144,9 +143,5 @@ const pusherOptionsSchema = z.object({
 });
 
 function resolvePusherOptions(options: PusherOptions): { conflict: ConflictStrategy; batch: BatchLimits } {
-  const parsed = parseOptions(pusherOptionsSchema, options);
-  if (!parsed.ok) {
-    throw new ValidationError(`createPusher: bad options: ${formatIssues(parsed.issues, { whole: '(options)' })}`, { issues: parsed.issues });
-  }
-  return parsed.value;
+  return parseOptionsOrThrow(pusherOptionsSchema, options, { factory: 'createPusher', heading: 'bad options' });
 }
