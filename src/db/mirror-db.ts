@@ -1,6 +1,7 @@
 import { Dexie, type Table, type Transaction } from 'dexie';
 import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
+import { durabilityByTables } from './durability.js';
 import { foldInflightRows } from './inflight.js';
 import { quarantineKey } from './quarantine-key.js';
 import { productSearchIndex } from './search-index.js';
@@ -64,6 +65,7 @@ export class MirrorDb extends Dexie {
     const deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
     if (options.indexedDB) deps.indexedDB = options.indexedDB;
     if (options.IDBKeyRange) deps.IDBKeyRange = options.IDBKeyRange;
+    // Relaxed unless a transaction holds what exists only here (`durabilityByTables`).
     super(name, { ...deps, chromeTransactionDurability: 'relaxed' });
     this.version(1).stores(buildStores(options.indexes));
     // Versions 2 to 5 re-key `_sync_quarantine` by record (one row each, `QuarantineRow.key`).
@@ -106,6 +108,7 @@ export class MirrorDb extends Dexie {
           }),
       );
     this.use(productSearchIndex);
+    this.use(durabilityByTables);
     // Batch snapshots a dead process left are moved onto their entries as soon as the database
     // opens (a push does it again before each collection, for a tab that stayed open meanwhile).
     this.on('ready', (vip) => foldLeftoverInflight(vip), true);
