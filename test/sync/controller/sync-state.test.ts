@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { initialState, isClosed, isRunning, isStoppedByApp, nextState, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../../src/sync/controller/sync-state.js';
+import { initialState, isClosed, isRunning, isStoppedByApp, nextState, phaseOf, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../../src/sync/controller/sync-state.js';
 
 const STATES: LifecycleState[] = ['new', 'running', 'stopping', 'restarting', 'stopped', 'closing', 'closed'];
 const EVENTS: LifecycleEvent[] = ['start', 'stop', 'stopped', 'close', 'closed'];
@@ -86,5 +86,45 @@ describe("the README's lifecycle table", () => {
         expect(nextState(state, event), `${state} + ${event}: the README says ${cell}`).toBe(expected);
       });
     }
+  });
+});
+
+describe("the README's phase table", () => {
+  /** When each row of the table holds, in the table's words. */
+  const WHEN: Record<string, (s: SyncState) => boolean> = {
+    closed: (s) => s.lifecycle === 'closed',
+    'syncing,initial-sync': (s) => s.run === 'syncing' || s.run === 'initial-sync',
+    'auth-error,storage-error': (s) => s.pause !== undefined,
+    stopped: (s) => ['stopping', 'restarting', 'stopped'].includes(s.lifecycle) && !s.leader,
+    offline: (s) => !s.online,
+    error: (s) => s.run === 'failed',
+    following: (s) => s.lifecycle === 'running' && !s.leader,
+    idle: () => true,
+  };
+
+  it('is phaseOf: in every state, the phase is the first row that holds, in the order the README gives', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const lines = readme.slice(readme.indexOf('### Lifecycle')).split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| phase | when |'));
+    const rows: string[] = [];
+    for (const line of lines.slice(header + 2)) {
+      if (!line.startsWith('|')) break;
+      rows.push([...line.split('|')[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).join(','));
+    }
+    expect(rows).toEqual(Object.keys(WHEN));
+    let checked = 0;
+    for (const lifecycle of STATES)
+      for (const leader of [false, true])
+        for (const pause of [undefined, 'auth-error', 'storage-error'] as const)
+          for (const run of ['resting', 'syncing', 'initial-sync', 'failed'] as const)
+            for (const online of [false, true]) {
+              const state: SyncState = { lifecycle, leader, pause, run, online };
+              const row = rows.find((r) => WHEN[r]!(state))!;
+              const phase = phaseOf(state);
+              const expected = row.includes(',') ? (row.split(',').find((p) => p === state.run || p === state.pause) ?? row) : row;
+              expect(phase, JSON.stringify(state)).toBe(expected);
+              checked++;
+            }
+    expect(checked).toBe(STATES.length * 2 * 3 * 4 * 2);
   });
 });
