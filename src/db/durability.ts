@@ -19,7 +19,7 @@ const ONLY_HERE: ReadonlySet<string> = new Set([SYNC_TABLES.outbox, SYNC_TABLES.
  *   fetched again if the page and its cursor are lost together. Strict pages would cost a flush
  *   each on a first sync of thousands of pages.
  *
- * Only Chromium acts on the hint today; other engines take it and keep their own behaviour.
+ * Chromium, Firefox and WebKit take the hint (each reports the transaction's `durability`).
  */
 export function durabilityOf(stores: readonly string[], mode: 'readonly' | 'readwrite'): 'strict' | 'relaxed' {
   if (mode !== 'readwrite' || stores.includes(SYNC_TABLES.quarantine)) return 'relaxed';

@@ -30,6 +30,18 @@ describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (en
     const tab = await stage.openPage();
     await tab.evaluate(async (o) => {
       const page = window as unknown as PageWindow;
+      // The durability each read-write transaction over the outbox got from the engine (before the
+      // mirror's connection opens: Dexie binds `transaction` as it opens).
+      const asked: string[] = [];
+      const transaction = IDBDatabase.prototype.transaction;
+      IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+        const tx = transaction.apply(this, args);
+        if (tx.mode === 'readwrite' && [...tx.objectStoreNames].includes('_sync_outbox') && ![...tx.objectStoreNames].includes('_sync_quarantine')) {
+          asked.push(String((tx as IDBTransaction & { durability?: string }).durability));
+        }
+        return tx;
+      };
+      Object.assign(window, { outboxDurability: asked });
       await page.conformance.openMirror(o).start();
     }, open);
     await waitUntil('the first sync', () => tab.evaluate(() => (window as unknown as PageWindow).mirror.status.value.lastSyncAt !== undefined), Boolean, SLOW);
@@ -48,6 +60,10 @@ describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (en
     // The started mirror tries to push at once, and fails for as long as the service is cut.
     await waitUntil('a failed push', () => tab.evaluate(() => (window as unknown as PageWindow).statuses.some((s) => s.phase === 'error' || s.phase === 'offline')), Boolean, SLOW);
     expect(sim.requests.timesPosted('customers', created)).toBe(0);
+    // Each edit was committed strict (every engine here tells a transaction's durability).
+    const durability = await tab.evaluate(() => (window as unknown as { outboxDurability: string[] }).outboxDurability);
+    expect(durability.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(durability)).toEqual(new Set(['strict']));
 
     await tab.reload();
     await pageReady(tab);
