@@ -11,6 +11,7 @@ import {
   newestDensity,
   probeCount,
   PROBE_RECORDS,
+  PROBES_AT_ONCE,
   roughRemaining,
   splitLargest,
   type IdWindow,
@@ -50,10 +51,11 @@ interface Traversal {
 
 /**
  * Creates a {@link ProgressTracker}. A traversal that reaches its second page asks the server
- * for the collection's newest records (a small page, backward by id), then probes the ids between its position and that one (see
- * `progress-estimate.ts`): one request at a time, at most `MAX_PROBES` small pages, and
- * nothing at all for a delta of one page. The questions never hold the pull up, and a failed
- * one only leaves the estimate out.
+ * for the collection's newest records (a small page, backward by id), then probes the ids between
+ * its position and that one (see `progress-estimate.ts`): the first pass `PROBES_AT_ONCE` at a
+ * time (the estimate shows once it is counted), the refinements one at a time, at most
+ * `MAX_PROBES` small pages, and nothing at all for a delta of one page. The questions never hold
+ * the pull up, and a failed one only leaves the estimate out.
  */
 export function createProgressTracker(options: ProgressTrackerOptions): ProgressTracker {
   const { client } = options;
@@ -93,7 +95,10 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
       window.full = page.length + page.rejected.length >= PROBE_RECORDS;
       return current();
     };
-    for (const window of windows) if (!(await probe(window))) return;
+    for (let i = 0; i < windows.length; i += PROBES_AT_ONCE) {
+      const answered = await Promise.all(windows.slice(i, i + PROBES_AT_ONCE).map(probe));
+      if (!answered.every(Boolean)) return;
+    }
     // The estimate reads a copy: a window split and not yet probed would count nothing meanwhile.
     const publishWindows = () => {
       traversal.windows = windows.map((w) => ({ ...w }));

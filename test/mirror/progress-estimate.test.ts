@@ -138,6 +138,26 @@ describe('mirror.progress during a first sync', () => {
     expect(made.requests.probes).toBeLessThanOrEqual(1 + MAX_PROBES);
   });
 
+  it('shows the estimate within a few pages of a slow service: its first probes do not go one round trip at a time', async () => {
+    // Every answer waits 100 ms, the traversal's pages and the estimate's questions alike, so each
+    // round trip costs about a page (the traversal reads one page ahead, and a page is written in
+    // far less). Asked one at a time, the newest records and the first eight probes took nine round
+    // trips after the second page: the estimate came at about page 11, near half of this traversal.
+    sim = await createSimulator({ port: 0, size: { stock_history: 1_500 }, seed: 4, activity: false, faults: { latencyMs: 100 } });
+    const made = stockMirror(sim);
+    mirror = made.mirror;
+    const seen: CollectionSyncProgress[] = [];
+    mirror.progress.subscribe((p) => p.collections.stock_history && seen.push(p.collections.stock_history));
+    await mirror.syncNow();
+
+    const pages = seen.at(-1)!.pages;
+    expect(pages).toBeGreaterThanOrEqual(25);
+    const first = seen.find((p) => p.estimate && !p.done);
+    // The newest records, then the first pass's probes a few at a time: three round trips, about as many pages.
+    expect(first?.pages, 'the page at which the first estimate showed').toBeLessThanOrEqual(7);
+    expect(made.requests.probes).toBeLessThanOrEqual(1 + MAX_PROBES);
+  });
+
   it('asks nothing more for a delta of one page', async () => {
     sim = await createSimulator({ port: 0, size: { stock_history: 300 }, seed: 4, activity: false });
     const made = stockMirror(sim);
