@@ -1,8 +1,7 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { CollectionName } from '../schema/collections.js';
-import type { CollectionProgress } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/sync-client.js';
-import type { ObservableValue } from './observable-value.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CollectionName } from '../../schema/collections.js';
+import type { CollectionProgress } from '../pull/index.js';
+import type { SyncClient } from '../sync-client.js';
 import {
   estimate,
   estimateFromWindows,
@@ -17,7 +16,7 @@ import {
   type IdWindow,
   type TraversalSample,
 } from './progress-estimate.js';
-import type { CollectionSyncProgress, SyncProgress } from './status.js';
+import type { CollectionSyncProgress, SyncProgress } from './sync-progress.js';
 
 /** Options of {@link createProgressTracker}. */
 export interface ProgressTrackerOptions {
@@ -25,8 +24,14 @@ export interface ProgressTrackerOptions {
   db: MirrorDb;
   /** Asked for a collection's newest record and for the probes (small pages, forward by id). */
   client: Pick<SyncClient, 'list'>;
-  /** Where the progress is published. */
-  progress: ObservableValue<SyncProgress>;
+  /** Where the progress is published (the mirror's `progress`). */
+  progress: ProgressSink;
+}
+
+/** Holds the published progress: read as it stands, replaced by a change of it. */
+export interface ProgressSink {
+  readonly value: SyncProgress;
+  update(change: (current: SyncProgress) => SyncProgress): void;
 }
 
 /** Turns the pull's progress into {@link SyncProgress}, estimates included. */

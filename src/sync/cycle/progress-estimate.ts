@@ -1,4 +1,4 @@
-import type { Id } from '../ids/id.js';
+import type { Id } from '../../ids/id.js';
 
 /**
  * What a collection's traversal is estimated to have left. The service gives no count, so the
