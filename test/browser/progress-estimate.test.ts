@@ -56,9 +56,10 @@ describe.each(selectedEngines())('the estimate of a first sync in %s', { timeout
     expect(last).toMatchObject({ done: true, records: actual, total: actual, remaining: 0 });
     expect(last.pages).toBeGreaterThanOrEqual(25);
     // The newest records and then the first pass's probes, a few at a time: about three round trips
-    // after the second page. One probe at a time it took nine, and the estimate came at page 10 or 11.
+    // after the second page (page 5 here; a busy engine's page may pass by first). One probe at a time
+    // it took nine, and the estimate came at page 10 or 11.
     const first = seen.find((p) => !p.done && p.total !== null);
-    expect(first?.pages, 'the page at which the first estimate showed').toBeLessThanOrEqual(7);
+    expect(first?.pages, 'the page at which the first estimate showed').toBeLessThanOrEqual(8);
     await tab.evaluate(() => (window as unknown as PageWindow).mirror.close());
     await tab.close();
     expectNoPageErrors(stage);
