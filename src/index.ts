@@ -155,7 +155,6 @@ export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './mirror/mirror-database.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
 export type { SyncStatus, SyncPhase, SyncProgress, CollectionSyncProgress } from './mirror/status.js';
-export type { ProgressEstimate } from './mirror/progress-estimate.js';
-export type { SyncReport } from './sync/cycle/index.js';
+export type { ProgressEstimate, SyncReport } from './sync/cycle/index.js';
 export type { StrandedCopy } from './mirror/stranded-copies.js';
 export type { LeftReason, TakeOverReport } from './mirror/take-over-edits.js';

@@ -1,11 +1,11 @@
 import type { MovedCreate } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
-import type { CollectionProgress } from '../sync/pull/index.js';
 import type { SyncPhase } from '../sync/controller/index.js';
-import type { ProgressEstimate } from './progress-estimate.js';
 import type { StrandedCopy } from './stranded-copies.js';
 
 export type { SyncPhase };
+// The progress is the sync engine's (it is made where the pulls run); the mirror publishes it.
+export { initialProgress, type CollectionSyncProgress, type SyncProgress } from '../sync/cycle/index.js';
 
 /** The mirror's sync status, as `mirror.status` publishes it. */
 export interface SyncStatus {
@@ -74,37 +74,6 @@ export interface SyncStatus {
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
   lastError: { name: string; message: string } | undefined;
-}
-
-/** One collection's progress: its pull's figures, and what its traversal is estimated to have left. */
-export interface CollectionSyncProgress extends CollectionProgress {
-  /**
-   * What the traversal under way is estimated to have left (see {@link ProgressEstimate}); once
-   * it is done, nothing. Absent until the traversal has applied two pages and the server has told
-   * its newest id (asked once per traversal that reaches a second page), or when it did not.
-   */
-  estimate?: ProgressEstimate | undefined;
-}
-
-/**
- * Progress of the sync: per collection, records so far, pages, done and an estimate of what is
- * left; and the same for every collection together, which a long first sync shows a person.
- */
-export interface SyncProgress {
-  collections: Partial<Record<CollectionName, CollectionSyncProgress>>;
-  /** Records applied so far in each collection's current (or last) traversal, together. */
-  records: number;
-  /**
-   * Records the traversals under way are estimated to have left, together: the sum of their
-   * estimates. Undefined when no traversal under way has one yet. Collections the run has not
-   * reached yet are not in it (the service gives no count).
-   */
-  remaining: number | undefined;
-}
-
-/** The progress before anything was pulled. */
-export function initialProgress(): SyncProgress {
-  return { collections: {}, records: 0, remaining: undefined };
 }
 
 /** The status before anything has happened. */

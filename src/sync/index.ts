@@ -16,7 +16,8 @@
  * - `coordination/`: who syncs and when: leader election across tabs, the schedule, and the
  *   runtime's globals behind one replaceable interface.
  * - `cycle/`: one run's work: the pulls (each collection failing alone), the push and its read
- *   back, the sweeps when due; what a run did, and what a failure means.
+ *   back, the sweeps when due; what a run did, and what a failure means; how far the pulls are,
+ *   with an estimate of what is left (its probes are small pages of the service).
  * - `controller/`: the one owner of the sync's state (lifecycle, leadership, pause, the last run),
  *   with one queue of runs and one abort; it drives the schedule, the election and the cycle.
  *

@@ -4,6 +4,8 @@
  * push and read back what landed, reconcile sweeps when due (`sync-cycle.ts`, configured from the
  * mirror's settings in `configured-cycle.ts`); what a run did (`sync-report.ts`); and what a
  * failure is and means for the sync (`failures.ts`). When runs happen is the controller's.
+ * While the pulls run, how far they are and about how much is left (`progress-tracker.ts`, its
+ * estimate from probes of the ids ahead in `progress-estimate.ts`, its shape in `sync-progress.ts`).
  */
 export { forgetUnavailable, readUnavailable, type ListName } from './collection-availability.js';
 export { createConfiguredCycle, type CycleHooks, type CycleSettings } from './configured-cycle.js';
@@ -18,5 +20,8 @@ export {
   type FailureVerdict,
 } from './failures.js';
 export { pullIsolated } from './isolated-pulls.js';
+export type { ProgressEstimate } from './progress-estimate.js';
+export { createProgressTracker, withCollection, type ProgressSink, type ProgressTracker, type ProgressTrackerOptions } from './progress-tracker.js';
 export type { SyncCycle } from './sync-cycle.js';
 export { emptyReport, type SyncReport } from './sync-report.js';
+export { initialProgress, type CollectionSyncProgress, type SyncProgress } from './sync-progress.js';

@@ -1,8 +1,7 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { CollectionName } from '../schema/collections.js';
-import type { CollectionProgress } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/sync-client.js';
-import type { ObservableValue } from './observable-value.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { CollectionName } from '../../schema/collections.js';
+import type { CollectionProgress } from '../pull/index.js';
+import type { SyncClient } from '../sync-client.js';
 import {
   estimate,
   estimateFromWindows,
@@ -11,12 +10,13 @@ import {
   newestDensity,
   probeCount,
   PROBE_RECORDS,
+  PROBES_AT_ONCE,
   roughRemaining,
   splitLargest,
   type IdWindow,
   type TraversalSample,
 } from './progress-estimate.js';
-import type { CollectionSyncProgress, SyncProgress } from './status.js';
+import type { CollectionSyncProgress, SyncProgress } from './sync-progress.js';
 
 /** Options of {@link createProgressTracker}. */
 export interface ProgressTrackerOptions {
@@ -24,8 +24,14 @@ export interface ProgressTrackerOptions {
   db: MirrorDb;
   /** Asked for a collection's newest record and for the probes (small pages, forward by id). */
   client: Pick<SyncClient, 'list'>;
-  /** Where the progress is published. */
-  progress: ObservableValue<SyncProgress>;
+  /** Where the progress is published (the mirror's `progress`). */
+  progress: ProgressSink;
+}
+
+/** Holds the published progress: read as it stands, replaced by a change of it. */
+export interface ProgressSink {
+  readonly value: SyncProgress;
+  update(change: (current: SyncProgress) => SyncProgress): void;
 }
 
 /** Turns the pull's progress into {@link SyncProgress}, estimates included. */
@@ -50,10 +56,11 @@ interface Traversal {
 
 /**
  * Creates a {@link ProgressTracker}. A traversal that reaches its second page asks the server
- * for the collection's newest records (a small page, backward by id), then probes the ids between its position and that one (see
- * `progress-estimate.ts`): one request at a time, at most `MAX_PROBES` small pages, and
- * nothing at all for a delta of one page. The questions never hold the pull up, and a failed
- * one only leaves the estimate out.
+ * for the collection's newest records (a small page, backward by id), then probes the ids between
+ * its position and that one (see `progress-estimate.ts`): the first pass `PROBES_AT_ONCE` at a
+ * time (the estimate shows once it is counted), the refinements one at a time, at most
+ * `MAX_PROBES` small pages, and nothing at all for a delta of one page. The questions never hold
+ * the pull up, and a failed one only leaves the estimate out.
  */
 export function createProgressTracker(options: ProgressTrackerOptions): ProgressTracker {
   const { client } = options;
@@ -93,7 +100,10 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
       window.full = page.length + page.rejected.length >= PROBE_RECORDS;
       return current();
     };
-    for (const window of windows) if (!(await probe(window))) return;
+    for (let i = 0; i < windows.length; i += PROBES_AT_ONCE) {
+      const answered = await Promise.all(windows.slice(i, i + PROBES_AT_ONCE).map(probe));
+      if (!answered.every(Boolean)) return;
+    }
     // The estimate reads a copy: a window split and not yet probed would count nothing meanwhile.
     const publishWindows = () => {
       traversal.windows = windows.map((w) => ({ ...w }));

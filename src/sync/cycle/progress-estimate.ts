@@ -1,4 +1,4 @@
-import type { Id } from '../ids/id.js';
+import type { Id } from '../../ids/id.js';
 
 /**
  * What a collection's traversal is estimated to have left. The service gives no count, so the
@@ -43,8 +43,16 @@ export interface IdWindow {
 export const PROBE_RECORDS = 100;
 /** Windows of the first pass over the ids ahead. */
 export const FIRST_PROBES = 8;
-/** The most probes a traversal asks (one request each, one after the other). */
+/** The most probes a traversal asks (one request each). */
 export const MAX_PROBES = 32;
+/**
+ * Probes of the first pass asked at once. The estimate shows once every window of the first pass
+ * is counted: one probe after the other, each took a round trip, about as long as one of the
+ * traversal's own pages, so the estimate came ten pages in. A browser opens about six connections
+ * to one host: four leave room for the traversal's next page and the next collection's first page,
+ * so the probes never hold the pull up.
+ */
+export const PROBES_AT_ONCE = 4;
 /**
  * Records ahead per probe: a traversal expected to have fewer left asks fewer probes, so that the
  * probes' records stay within about 5% of the traversal's (a delta of a few pages asks one).
