@@ -2,7 +2,7 @@ import { formatIssues, kindOf, ValidationError, type ValidationIssue } from '../
 import { parseRecord, type RecordTypes, type SchemaName } from '../schema/index.js';
 import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
-import type { TimeSlicer } from './time-slicer.js';
+import type { TimeSlicer } from '../schema/time-slicer.js';
 
 /** Good and rejected records of a response array. */
 export interface Collected<T> {

@@ -5,7 +5,7 @@ import type { RawPage } from './raw-page.js';
 import { collectRecords, collectRecordsInSlices, expectArray } from './read-body.js';
 import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
-import { createTimeSlicer, type TimeSlicer } from './time-slicer.js';
+import { createTimeSlicer, type TimeSlicer } from '../schema/time-slicer.js';
 
 export type { RejectedRecord };
 

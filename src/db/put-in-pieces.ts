@@ -1,5 +1,5 @@
 import type { Table } from 'dexie';
-import type { TimeSlicer } from '../client/time-slicer.js';
+import type { TimeSlicer } from '../schema/time-slicer.js';
 import { writesTogether } from './writes-together.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTimeSlicer, type TimeSlicer } from '../../src/client/time-slicer.js';
+import { createTimeSlicer, type TimeSlicer } from '../../src/schema/time-slicer.js';
 import { putInPieces } from '../../src/db/put-in-pieces.js';
 
 const open: Dexie[] = [];

@@ -2,7 +2,7 @@ import type { Table } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { writesTogether } from '../../db/writes-together.js';
 import { putInPieces } from '../../db/put-in-pieces.js';
-import { createTimeSlicer, type TimeSlicer } from '../../client/time-slicer.js';
+import { createTimeSlicer, type TimeSlicer } from '../../schema/time-slicer.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';

@@ -4,7 +4,7 @@
  * writes a page.
  */
 import { Dexie } from 'dexie';
-import { createTimeSlicer } from '../../../src/client/time-slicer.js';
+import { createTimeSlicer } from '../../../src/schema/time-slicer.js';
 import { putInPieces } from '../../../src/db/put-in-pieces.js';
 
 /** What {@link writeInPieces} saw. */

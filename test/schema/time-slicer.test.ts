@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectRecords, collectRecordsInSlices } from '../../src/client/read-body.js';
-import { createTimeSlicer, yieldToEventLoop } from '../../src/client/time-slicer.js';
+import { createTimeSlicer, yieldToEventLoop } from '../../src/schema/time-slicer.js';
 
 /** A clock that moves only when told. */
 function manualClock() {
