@@ -13,8 +13,8 @@ export interface PageIo<T> {
    * instead of retrying; `signal` ends it when the traversal stops or the caller aborts.
    */
   fetchRaw(query: ResolvedListQuery, shrinkable: boolean, signal: AbortSignal): Promise<RawPage>;
-  /** Reads a raw page through the schema. */
-  read(raw: RawPage): RecordPage<T>;
+  /** Reads a raw page through the schema (giving the event loop turns as it goes). */
+  read(raw: RawPage): Promise<RecordPage<T>>;
 }
 
 /** Settings of {@link paginate}. */
@@ -95,7 +95,7 @@ export async function* paginate<T>(
       }
 
       if (options.prefetch && !raw.done) next = request(sizer.limit, raw.cursor);
-      const page = io.read(raw);
+      const page = await io.read(raw);
       // The raw records are garbage once read: let them go before the consumer takes its time
       // with the page (a generator keeps its locals alive while suspended at `yield`).
       raw = undefined;

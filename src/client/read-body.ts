@@ -2,6 +2,7 @@ import { formatIssues, kindOf, ValidationError, type ValidationIssue } from '../
 import { parseRecord, type RecordTypes, type SchemaName } from '../schema/index.js';
 import type { RejectedRecord } from './rejected-record.js';
 import type { JsonResponse } from './requester.js';
+import type { TimeSlicer } from '../schema/time-slicer.js';
 
 /** Good and rejected records of a response array. */
 export interface Collected<T> {
@@ -22,6 +23,29 @@ export function collectRecords<C extends SchemaName>(
   const records: RecordTypes[C][] = [];
   const rejected: RejectedRecord[] = [];
   for (let index = 0; index < raws.length; index++) {
+    if (skip?.(index)) continue;
+    const raw: unknown = raws[index];
+    const result = parseRecord(schema, raw);
+    if (result.ok) records.push(result.record);
+    else rejected.push({ collection: schema, index, raw, issues: result.issues });
+  }
+  return { records, rejected };
+}
+
+/**
+ * {@link collectRecords}, giving the event loop a turn whenever `slicer` says a slice has run its
+ * time: the same records, in the same order, as one call would give.
+ */
+export async function collectRecordsInSlices<C extends SchemaName>(
+  schema: C,
+  raws: readonly unknown[],
+  slicer: TimeSlicer,
+  skip?: (index: number) => boolean,
+): Promise<Collected<RecordTypes[C]>> {
+  const records: RecordTypes[C][] = [];
+  const rejected: RejectedRecord[] = [];
+  for (let index = 0; index < raws.length; index++) {
+    if (slicer.due()) await slicer.yield();
     if (skip?.(index)) continue;
     const raw: unknown = raws[index];
     const result = parseRecord(schema, raw);

@@ -1,6 +1,8 @@
 import type { Table } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { writesTogether } from '../../db/writes-together.js';
+import { putInPieces } from '../../db/put-in-pieces.js';
+import { createTimeSlicer, type TimeSlicer } from '../../schema/time-slicer.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { compareIds } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
@@ -62,10 +64,11 @@ export async function applyServerRecords(
   const groups = splitIntoGroups(collection, incoming, options.contiguous === true);
   const states = await Promise.all(groups.map((group) => readLocalState(db, group)));
   const plans = groups.map((group, i) => planWrites(group, states[i]!));
-  // One table's writes after the other's: each record is copied for the database on this thread as
-  // its write is sent, and a page of orders with its items sent at once is one task long enough to
-  // hold up the page's UI.
-  for (const [i, plan] of plans.entries()) await writePlan(db, groups[i]!, states[i]!, plan);
+  // Each record is copied for the database on this thread as its write is sent: the writes are cut
+  // into pieces, one table's after the other's, that give the page's UI its turns in between.
+  const slicer = options.slicer ?? createTimeSlicer();
+  slicer.restart();
+  for (const [i, plan] of plans.entries()) await writePlan(db, groups[i]!, states[i]!, plan, slicer);
   return { ...plans[0]!.counts, maxV: highestVersion(incoming) };
 }
 
@@ -168,10 +171,10 @@ function planWrites(group: Group, state: LocalState): Plan {
 }
 
 /** Sends a group's writes (its table, its outbox entries, its quarantine release). */
-async function writePlan(db: MirrorDb, group: Group, state: LocalState, plan: Plan): Promise<void> {
+async function writePlan(db: MirrorDb, group: Group, state: LocalState, plan: Plan, slicer: TimeSlicer): Promise<void> {
   const table = db.table<StoredRecord, string>(group.collection);
   await writesTogether([
-    plan.toPut.length > 0 ? table.bulkPut(plan.toPut) : undefined,
+    putInPieces(table, plan.toPut, slicer),
     plan.toUpdate.length > 0 ? db._sync_outbox.bulkPut(plan.toUpdate) : undefined,
     state.quarantined > 0 ? releaseFromQuarantine(db, group.collection, plan.taken) : undefined,
   ]);
@@ -185,6 +188,11 @@ export interface ApplyOptions {
    * lookup per id, which costs next to nothing on a first sync, where the range is empty.
    */
   contiguous?: boolean;
+  /**
+   * Cuts the writes into pieces that give the event loop turns (see `putInPieces`); tests give one
+   * with their own clock. @default a slicer of `SLICE_BUDGET_MS` on `performance.now`
+   */
+  slicer?: TimeSlicer;
 }
 
 /**
