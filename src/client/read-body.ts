@@ -20,16 +20,11 @@ export function collectRecords<C extends SchemaName>(
   raws: readonly unknown[],
   skip?: (index: number) => boolean,
 ): Collected<RecordTypes[C]> {
-  const records: RecordTypes[C][] = [];
-  const rejected: RejectedRecord[] = [];
+  const out: Collected<RecordTypes[C]> = { records: [], rejected: [] };
   for (let index = 0; index < raws.length; index++) {
-    if (skip?.(index)) continue;
-    const raw: unknown = raws[index];
-    const result = parseRecord(schema, raw);
-    if (result.ok) records.push(result.record);
-    else rejected.push({ collection: schema, index, raw, issues: result.issues });
+    if (!skip?.(index)) collectOne(schema, raws, index, out);
   }
-  return { records, rejected };
+  return out;
 }
 
 /**
@@ -42,17 +37,20 @@ export async function collectRecordsInSlices<C extends SchemaName>(
   slicer: TimeSlicer,
   skip?: (index: number) => boolean,
 ): Promise<Collected<RecordTypes[C]>> {
-  const records: RecordTypes[C][] = [];
-  const rejected: RejectedRecord[] = [];
+  const out: Collected<RecordTypes[C]> = { records: [], rejected: [] };
   for (let index = 0; index < raws.length; index++) {
     if (slicer.due()) await slicer.yield();
-    if (skip?.(index)) continue;
-    const raw: unknown = raws[index];
-    const result = parseRecord(schema, raw);
-    if (result.ok) records.push(result.record);
-    else rejected.push({ collection: schema, index, raw, issues: result.issues });
+    if (!skip?.(index)) collectOne(schema, raws, index, out);
   }
-  return { records, rejected };
+  return out;
+}
+
+/** Reads `raws[index]` with the read face of `schema` into `out`'s records, or its rejected ones. */
+function collectOne<C extends SchemaName>(schema: C, raws: readonly unknown[], index: number, out: Collected<RecordTypes[C]>): void {
+  const raw: unknown = raws[index];
+  const result = parseRecord(schema, raw);
+  if (result.ok) out.records.push(result.record);
+  else out.rejected.push({ collection: schema, index, raw, issues: result.issues });
 }
 
 /** The response body as an array, else a `ValidationError` naming the endpoint. */
