@@ -146,7 +146,7 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
         onRound(round, index) {
           const line = (what: string, r: { records: number; ms: number; bounded: boolean }) =>
             `${what} ${r.records} records in ${(r.ms / 1000).toFixed(2)} s${r.bounded ? ' (stopped at the limit)' : ''}`;
-          console.log(`  ${tenant} round ${index + 1}: ${line('baseline', round.baseline)}, ${line('mirror', round.mirror)}`);
+          console.log(`  ${tenant} round ${index + 1}: ${line('baseline', round.baseline)}, ${line('indexed baseline', round.indexed)}, ${line('mirror', round.mirror)}`);
         },
       });
       figures.sync.push(syncFigures(run));
@@ -203,7 +203,7 @@ async function syncOnDisk(figures: EngineFigures): Promise<void> {
     const run = await firstSync(tab, small.server, small.sim, 'small-on-disk', {
       rounds: options.rounds,
       limitMs: options.roundLimitMs,
-      onRound: (round, index) => console.log(`  small on disk round ${index + 1}: baseline ${round.baseline.records} records in ${(round.baseline.ms / 1000).toFixed(2)} s, mirror ${round.mirror.records} in ${(round.mirror.ms / 1000).toFixed(2)} s`),
+      onRound: (round, index) => console.log(`  small on disk round ${index + 1}: baseline ${round.baseline.records} records in ${(round.baseline.ms / 1000).toFixed(2)} s, indexed baseline in ${(round.indexed.ms / 1000).toFixed(2)} s, mirror ${round.mirror.records} in ${(round.mirror.ms / 1000).toFixed(2)} s`),
     });
     const where = 'IndexedDB on disk, MiniBrowser outside WebDriver';
     figures.sync.push({ ...syncFigures(run, where), tenant: 'small' });

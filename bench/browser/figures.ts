@@ -25,10 +25,14 @@ export interface SyncFigures {
   bounded: boolean;
   mirrorRates: number[];
   baselineRates: number[];
+  /** The baseline written into the mirror's own tables and indexes. */
+  indexedRates: number[];
   /** fetch + `JSON.parse` alone, from the baseline's rounds. */
   transportRates: number[];
   /** Mirror / baseline per round. */
   ratios: number[];
+  /** Mirror / indexed baseline per round. */
+  indexedRatios: number[];
   /** Each mirror round's seconds. */
   mirrorSeconds: number[];
   /** The heartbeats during each mirror round, and during each baseline round. */
@@ -80,16 +84,19 @@ export function syncFigures(run: FirstSyncRun, where?: string): SyncFigures {
   const rate = (records: number, ms: number) => records / (ms / 1000);
   const mirrorRates = run.rounds.map((r) => rate(r.mirror.records, r.mirror.ms));
   const baselineRates = run.rounds.map((r) => rate(r.baseline.records, r.baseline.ms));
+  const indexedRates = run.rounds.map((r) => rate(r.indexed.records, r.indexed.ms));
   return {
     tenant: run.tenant,
     ...(where ? { where } : {}),
     records: run.records,
     rounds: run.rounds.length,
-    bounded: run.rounds.some((r) => r.mirror.bounded || r.baseline.bounded),
+    bounded: run.rounds.some((r) => r.mirror.bounded || r.baseline.bounded || r.indexed.bounded),
     mirrorRates,
     baselineRates,
+    indexedRates,
     transportRates: run.rounds.map((r) => rate(r.baseline.records, r.baseline.transportMs)),
     ratios: mirrorRates.map((m, i) => m / baselineRates[i]!),
+    indexedRatios: mirrorRates.map((m, i) => m / indexedRates[i]!),
     mirrorSeconds: run.rounds.map((r) => r.mirror.ms / 1000),
     mirrorHeartbeats: run.rounds.map((r) => r.mirror.heartbeat),
     baselineHeartbeats: run.rounds.map((r) => r.baseline.heartbeat),
@@ -135,6 +142,8 @@ export function headline(figures: EngineFigures): Record<string, number | null> 
     out[`${tenant}: mirror records/s`] = median(s.mirrorRates);
     out[`${tenant}: baseline records/s`] = median(s.baselineRates);
     out[`${tenant}: ratio mirror / baseline`] = median(s.mirrorRates) / median(s.baselineRates);
+    out[`${tenant}: indexed baseline records/s`] = median(s.indexedRates);
+    out[`${tenant}: ratio mirror / indexed baseline`] = median(s.mirrorRates) / median(s.indexedRates);
     out[`${tenant}: longest task, timer heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'timerMaxGapMs');
     out[`${tenant}: longest task, frame heartbeat (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'frameMaxGapMs');
     out[`${tenant}: longest task, Long Tasks API (ms)`] = heartbeatMedian(s.mirrorHeartbeats, 'longTaskMaxMs');
@@ -165,8 +174,10 @@ export function printEngine(f: EngineFigures): void {
     console.log(`  first sync, ${s.tenant} tenant (${n0(s.records)} records)${s.where ? `, ${s.where}` : ''}, ${s.rounds} interleaved round(s)${bounded}:`);
     console.log(`    mirror.syncNow()                          ${n0(median(s.mirrorRates)).padStart(7)} records/s${spanOf(s.mirrorRates, n0)}; ${median(s.mirrorSeconds).toFixed(1)} s`);
     console.log(`    baseline: fetch + JSON.parse + bulkPut    ${n0(median(s.baselineRates)).padStart(7)} records/s${spanOf(s.baselineRates, n0)}`);
+    console.log(`    the same into the mirror's indexes        ${n0(median(s.indexedRates)).padStart(7)} records/s${spanOf(s.indexedRates, n0)}`);
     console.log(`    fetch + JSON.parse alone                  ${n0(median(s.transportRates)).padStart(7)} records/s`);
     console.log(`    ratio mirror / baseline: ${(median(s.mirrorRates) / median(s.baselineRates)).toFixed(2)}x${spanOf(s.ratios, (x) => `${x.toFixed(2)}x`)}`);
+    console.log(`    ratio mirror / baseline into the mirror's indexes: ${(median(s.mirrorRates) / median(s.indexedRates)).toFixed(2)}x${spanOf(s.indexedRatios, (x) => `${x.toFixed(2)}x`)}`);
     const hb = s.mirrorHeartbeats;
     console.log(
       `    longest main-thread task during the mirror's sync (median of rounds): timer heartbeat gap ${ms1(heartbeatMedian(hb, 'timerMaxGapMs'))}, ` +

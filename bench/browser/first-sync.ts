@@ -1,8 +1,9 @@
 /**
  * The first sync of a simulated tenant in one engine: rounds of the mirror's sync and of the
  * baseline (bare fetch + `JSON.parse` + `bulkPut` of the same pages, `in-page/baseline-sync.ts`),
- * interleaved and alternating which goes first (baseline, mirror; mirror, baseline; ...), each on a
- * fresh database, with the page's heartbeat running in both. A round that outlasts the limit is
+ * once into tables keyed by `id` alone and once into the mirror's own tables and indexes,
+ * interleaved, the order turning each round (baseline, indexed, mirror; indexed, mirror,
+ * baseline; ...), each on a fresh database, with the page's heartbeat running in all. A round that outlasts the limit is
  * stopped and reported with what it did, and no further round of that tenant runs in that engine.
  *
  * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
@@ -14,9 +15,11 @@ import { runJob, type BenchServer } from './bench-page.js';
 import type { BaselineSyncResult } from './in-page/baseline-sync.js';
 import type { MirrorSyncResult } from './in-page/mirror-sync.js';
 
-/** One round: the baseline's run and the mirror's, on the same pages. */
+/** One round: the baseline's runs and the mirror's, on the same pages. */
 export interface SyncRound {
   baseline: BaselineSyncResult;
+  /** The baseline written into the mirror's own tables and indexes (`indexes: 'mirror'`). */
+  indexed: BaselineSyncResult;
   mirror: MirrorSyncResult;
 }
 
@@ -46,27 +49,27 @@ export async function firstSync(tab: Pick<EngineTab, 'engine' | 'evaluate'>, ser
   const common = { base: server.apiBaseUrl, token: sim.token, limitMs: options.limitMs };
   for (let r = 0; r < options.rounds; r++) {
     const last = r === options.rounds - 1;
-    const baseline = async () => {
+    const baseline = async (indexes: 'none' | 'mirror') => {
       sim.setOptions({ idsAsStrings: true });
-      return runJob<BaselineSyncResult>(tab, 'baselineSync', { ...common, collections: [...COLLECTIONS], dbName: `baseline-${tenant}-${r}` });
+      const dbName = `baseline-${indexes === 'mirror' ? 'indexed-' : ''}${tenant}-${r}`;
+      return runJob<BaselineSyncResult>(tab, 'baselineSync', { ...common, collections: [...COLLECTIONS], dbName, indexes });
     };
     const mirror = async () => {
       sim.setOptions({ idsAsStrings: false });
       return runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName: `mirror-${tenant}-${r}`, keep: last });
     };
-    let round: SyncRound;
-    if (r % 2 === 0) {
-      const b = await baseline();
-      round = { baseline: b, mirror: await mirror() };
-    } else {
-      const m = await mirror();
-      round = { mirror: m, baseline: await baseline() };
+    const order = (['baseline', 'indexed', 'mirror'] as const).map((_, i, all) => all[(i + r) % all.length]!);
+    const done: Partial<SyncRound> = {};
+    for (const name of order) {
+      if (name === 'mirror') done.mirror = await mirror();
+      else done[name] = await baseline(name === 'indexed' ? 'mirror' : 'none');
     }
+    const round = done as SyncRound;
     run.rounds.push(round);
     options.onRound(round, r);
     // A kept database is left to the caller (the live query deletes it).
     if (last && !round.mirror.bounded) run.keptDb = `mirror-${tenant}-${r}`;
-    if (round.mirror.bounded || round.baseline.bounded) break;
+    if (round.mirror.bounded || round.baseline.bounded || round.indexed.bounded) break;
   }
   sim.setOptions({ idsAsStrings: false });
   return run;

@@ -4,10 +4,15 @@
  * parsed with `JSON.parse` and written with Dexie `bulkPut` into tables keyed by `id` alone: no
  * validation, no indexes, no checkpoints, no live queries or status.
  *
+ * With `indexes: 'mirror'` the same pages go into the mirror's own tables (`MirrorDb`: its indexes,
+ * and the search words its middleware adds to products): what the writes alone cost once the
+ * indexes the mirror keeps are paid for, without anything else the mirror does.
+ *
  * The simulator serves this baseline ids as JSON strings (`JSON.parse` would round ids above 2^53
  * and lose its place in the traversal); the mirror reads the default wire, ids as bare integers.
  */
 import { Dexie } from 'dexie';
+import { MirrorDb } from '../../../src/db/mirror-db.js';
 import { startHeartbeat, type HeartbeatReport } from './heartbeat.js';
 
 /** What the baseline is given. */
@@ -19,6 +24,8 @@ export interface BaselineSyncArgs {
   dbName: string;
   /** Stop after this long (ms) and report what was done. */
   limitMs: number;
+  /** `none`: tables keyed by `id` alone; `mirror`: the mirror's tables and indexes. @default 'none' */
+  indexes?: 'none' | 'mirror';
 }
 
 /** One baseline run. */
@@ -39,8 +46,8 @@ export async function baselineSync(args: BaselineSyncArgs): Promise<BaselineSync
   const heartbeat = startHeartbeat();
   let report: HeartbeatReport | undefined;
   const started = performance.now();
-  const db = new Dexie(args.dbName);
-  db.version(1).stores(Object.fromEntries(args.collections.map((c) => [c, 'id'])));
+  const db = args.indexes === 'mirror' ? new MirrorDb(args.dbName) : new Dexie(args.dbName);
+  if (args.indexes !== 'mirror') db.version(1).stores(Object.fromEntries(args.collections.map((c) => [c, 'id'])));
   let records = 0;
   let transportMs = 0;
   let bounded = false;
