@@ -1,10 +1,40 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { initialState, isClosed, isRunning, isStoppedByApp, nextState, phaseOf, transition, type LifecycleEvent, type LifecycleState, type SyncState } from '../../../src/sync/controller/sync-state.js';
+import { initialState, isClosed, isRunning, isStoppedByApp, nextState, phaseOf, transition, type LifecycleEvent, type LifecycleState, type SyncEvent, type SyncState } from '../../../src/sync/controller/sync-state.js';
 
 const STATES: LifecycleState[] = ['new', 'running', 'stopping', 'restarting', 'stopped', 'closing', 'closed'];
 const EVENTS: LifecycleEvent[] = ['start', 'stop', 'stopped', 'close', 'closed'];
+
+/** The README's "Lifecycle" section, line by line: the tables the tests read. */
+function lifecycleSection(): string[] {
+  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+  return readme.slice(readme.indexOf('### Lifecycle')).split('\n');
+}
+
+/** The rows of the section's table whose header line begins with `header`, each row's cells trimmed. */
+function tableRows(header: string): string[][] {
+  const lines = lifecycleSection();
+  const at = lines.findIndex((line) => line.startsWith(header));
+  expect(at, `a table headed "${header}"`).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  for (const line of lines.slice(at + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  }
+  return rows;
+}
+
+/** Every `SyncState`: each lifecycle, leading or not, each pause, each run, online or not (336). */
+function everyState(): SyncState[] {
+  const states: SyncState[] = [];
+  for (const lifecycle of STATES)
+    for (const leader of [false, true])
+      for (const pause of [undefined, 'auth-error', 'storage-error'] as const)
+        for (const run of ['resting', 'syncing', 'initial-sync', 'failed'] as const)
+          for (const online of [false, true]) states.push({ lifecycle, leader, pause, run, online });
+  return states;
+}
 
 /** The README's lifecycle rules, one line each: state, event, the state it leads to. */
 const RULES: [LifecycleState, LifecycleEvent, LifecycleState][] = [
@@ -68,9 +98,7 @@ describe('the mirror lifecycle', () => {
 
 describe("the README's lifecycle table", () => {
   it('is the code\'s table: every cell names the state the event leads to, or "—" for none', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('### Lifecycle'));
-    const lines = section.split('\n');
+    const lines = lifecycleSection();
     const header = lines.findIndex((line) => line.startsWith('| lifecycle |'));
     const events = lines[header]!.split('|').slice(2, -1).map((cell) => cell.trim().replaceAll('`', '')) as LifecycleEvent[];
     expect(events).toEqual(EVENTS);
@@ -103,28 +131,108 @@ describe("the README's phase table", () => {
   };
 
   it('is phaseOf: in every state, the phase is the first row that holds, in the order the README gives', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-    const lines = readme.slice(readme.indexOf('### Lifecycle')).split('\n');
-    const header = lines.findIndex((line) => line.startsWith('| phase | when |'));
-    const rows: string[] = [];
-    for (const line of lines.slice(header + 2)) {
-      if (!line.startsWith('|')) break;
-      rows.push([...line.split('|')[1]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).join(','));
-    }
+    const rows = tableRows('| phase | when |').map(([phases]) => [...phases!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).join(','));
     expect(rows).toEqual(Object.keys(WHEN));
-    let checked = 0;
-    for (const lifecycle of STATES)
-      for (const leader of [false, true])
-        for (const pause of [undefined, 'auth-error', 'storage-error'] as const)
-          for (const run of ['resting', 'syncing', 'initial-sync', 'failed'] as const)
-            for (const online of [false, true]) {
-              const state: SyncState = { lifecycle, leader, pause, run, online };
-              const row = rows.find((r) => WHEN[r]!(state))!;
-              const phase = phaseOf(state);
-              const expected = row.includes(',') ? (row.split(',').find((p) => p === state.run || p === state.pause) ?? row) : row;
-              expect(phase, JSON.stringify(state)).toBe(expected);
-              checked++;
-            }
-    expect(checked).toBe(STATES.length * 2 * 3 * 4 * 2);
+    const states = everyState();
+    for (const state of states) {
+      const row = rows.find((r) => WHEN[r]!(state))!;
+      const phase = phaseOf(state);
+      const expected = row.includes(',') ? (row.split(',').find((p) => p === state.run || p === state.pause) ?? row) : row;
+      expect(phase, JSON.stringify(state)).toBe(expected);
+    }
+    expect(states).toHaveLength(STATES.length * 2 * 3 * 4 * 2);
+  });
+});
+
+describe("the README's event-effects table", () => {
+  /** Every `SyncEvent` once: the compiler refuses a list that misses one or names one that is not. */
+  const SYNC_EVENTS = Object.keys({
+    start: 0,
+    stop: 0,
+    stopped: 0,
+    close: 0,
+    closed: 0,
+    lead: 0,
+    follow: 0,
+    'run-began': 0,
+    'initial-run-began': 0,
+    'run-succeeded': 0,
+    'run-cut': 0,
+    'run-failed': 0,
+    'auth-refused': 0,
+    'storage-full': 0,
+    token: 0,
+    online: 0,
+    offline: 0,
+  } satisfies Record<SyncEvent, 0>) as SyncEvent[];
+
+  /** The part of the state the table describes; the lifecycle is the lifecycle table's. */
+  type Effects = Pick<SyncState, 'leader' | 'pause' | 'run'>;
+  const unchanged = ({ leader, pause, run }: SyncState): Effects => ({ leader, pause, run });
+  const running = (s: SyncState) => s.lifecycle === 'running';
+
+  /**
+   * What each row says `event` does to a state `s`, keyed by the row's cells in the README's words
+   * (event | leads | pause | last run). A cell naming two effects ("yes, no") gives them in the
+   * order of the row's events.
+   */
+  const ROWS: Record<string, (s: SyncState, event: SyncEvent) => Effects> = {
+    // A start that does not move the lifecycle into `running` leaves the rest as it is.
+    '`start` (into `running`) | — | none | resting': (s) =>
+      !running(s) && nextState(s.lifecycle, 'start') === 'running' ? { ...unchanged(s), pause: undefined, run: 'resting' } : unchanged(s),
+    '`stop`, `close` (the wind-down ends in `stopped` and `closed`) | — | — | —': unchanged,
+    '`stopped` | no | none | resting': () => ({ leader: false, pause: undefined, run: 'resting' }),
+    '`closed` | no | — | —': (s) => ({ ...unchanged(s), leader: false }),
+    "`lead`, `follow` (the election's outcome) | yes, no | none while `running` | resting while `running`": (s, event) => ({
+      leader: event === 'lead',
+      pause: running(s) ? undefined : s.pause,
+      run: running(s) ? 'resting' : s.run,
+    }),
+    '`run-began`, `initial-run-began` | — | — | `syncing`, `initial-sync`': (s, event) => ({ ...unchanged(s), run: event === 'run-began' ? 'syncing' : 'initial-sync' }),
+    '`run-succeeded` (connectivity read again first) | — | none (the schedule resumes) | resting': (s) => ({ ...unchanged(s), pause: undefined, run: 'resting' }),
+    '`run-cut` (a stop, a close, the lead lost, or the token replaced during the run) | — | — | resting, if it was under way': (s) => ({
+      ...unchanged(s),
+      run: s.run === 'syncing' || s.run === 'initial-sync' ? 'resting' : s.run,
+    }),
+    '`run-failed` (retried with backoff) | — | — | failed': (s) => ({ ...unchanged(s), run: 'failed' }),
+    '`auth-refused` (401/403) | — | `auth-error` | resting': (s) => ({ ...unchanged(s), pause: 'auth-error', run: 'resting' }),
+    '`storage-full` (quota) | — | `storage-error` | resting': (s) => ({ ...unchanged(s), pause: 'storage-error', run: 'resting' }),
+    '`token` (`setToken()`) | — | none, if it was `auth-error` | —': (s) => ({ ...unchanged(s), pause: s.pause === 'auth-error' ? undefined : s.pause }),
+    '`offline`, `online` | — | — | offline: resting; online: a failure is forgotten': (s, event) => ({
+      ...unchanged(s),
+      run: event === 'offline' || s.run === 'failed' ? 'resting' : s.run,
+    }),
+  };
+
+  /** The table's rows: each row's key in {@link ROWS}, and the events its first cell names before its parenthesis. */
+  const readRows = () =>
+    tableRows('| event | leads | pause | last run |').map((cells) => ({
+      row: cells.join(' | '),
+      events: [...cells[0]!.split(' (')[0]!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1] as SyncEvent),
+    }));
+
+  /** A state as a person reads it, for the message of a failed check. */
+  const described = (s: SyncState) =>
+    `${s.lifecycle}, ${s.leader ? 'leading' : 'not leading'}, pause ${s.pause ?? 'none'}, run ${s.run}, ${s.online ? 'online' : 'offline'}`;
+
+  it('has one row per SyncEvent, each in the words the test reads', () => {
+    const rows = readRows();
+    expect(rows.map(({ row }) => row)).toEqual(Object.keys(ROWS));
+    expect(rows.flatMap(({ events }) => events).sort()).toEqual([...SYNC_EVENTS].sort());
+  });
+
+  it('is transition(): in every state, every event moves the lead, the pause and the last run as its row says', () => {
+    const rows = readRows();
+    const states = everyState();
+    for (const event of SYNC_EVENTS) {
+      const row = rows.find(({ events }) => events.includes(event))?.row;
+      expect(row, `the README's row for ${event}`).toBeDefined();
+      const says = ROWS[row!];
+      expect(says, `the test's reading of the README's row ${row}`).toBeDefined();
+      for (const state of states) {
+        expect(unchanged(transition(state, event)), `${described(state)} + ${event}: the README says ${row}`).toEqual(says!(state, event));
+      }
+    }
+    expect(states).toHaveLength(336);
   });
 });
