@@ -111,8 +111,9 @@ const isLifecycleEvent = (event: SyncEvent): event is LifecycleEvent => LIFECYCL
 
 /**
  * What each event does beside the lifecycle (the README's second table). A pause and a failure
- * are cleared by whatever makes a run worth trying again; the lead is only lost, never taken,
- * outside `running`.
+ * are cleared by whatever makes a run worth trying again: the election's outcome only in
+ * `running`, since outside it no schedule follows. The lead is what the election says, whatever
+ * the lifecycle: a campaign can still be won while a stop winds down, before the election ends.
  */
 function afterEvent(s: SyncState, event: SyncEvent, lifecycle: LifecycleState): SyncState {
   const began = lifecycle === 'running' && s.lifecycle !== 'running';
