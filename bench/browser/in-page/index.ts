@@ -9,13 +9,14 @@ import { jobRunner, type JobState } from './jobs.js';
 import { jsonRounds } from './json.js';
 import { liveQueryNotification } from './live-query.js';
 import { mirrorSync, SYNC_MARKS } from './mirror-sync.js';
+import { pagesPerTransaction } from './pages-per-transaction.js';
 import { searchProducts } from './search.js';
 import { timerResolution } from './timer-resolution.js';
 
 export { SYNC_MARKS };
 
 /** The measurements, by name. */
-const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution } as const;
+const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution, pagesPerTransaction } as const;
 
 /** A measurement's name. */
 export type JobName = keyof typeof JOBS;
