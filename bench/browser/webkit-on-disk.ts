@@ -92,8 +92,13 @@ async function databaseBytes(dataDir: string, dbName: string): Promise<DiskReadi
   }
   const folder = found[0]!;
   let bytes = 0;
+  const files: string[] = [];
   for (const entry of await readdir(folder, { withFileTypes: true })) {
-    if (entry.isFile()) bytes += (await stat(join(folder, entry.name))).size;
+    if (!entry.isFile()) continue;
+    const size = (await stat(join(folder, entry.name))).size;
+    bytes += size;
+    files.push(`${entry.name} ${(size / 1024 / 1024).toFixed(1)} MB`);
   }
-  return { bytes, from: `MiniBrowser's folder of the database (XDG data folder)/${relative(join(dataDir, 'data'), folder)}` };
+  // SQLite's write-ahead log is part of what the database takes until it is checkpointed: each file is named.
+  return { bytes, from: `$XDG_DATA_HOME/${relative(join(dataDir, 'data'), folder)} (${files.sort().join(', ')})` };
 }
