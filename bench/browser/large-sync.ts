@@ -147,7 +147,7 @@ export function engineHost(browser: EngineBrowser, server: BenchServer): LargeHo
         readHeap: async () => sampleHeap(tab),
         async diskBytes() {
           if (browser.profileDir === undefined) return { bytes: null, from: 'none: this engine keeps IndexedDB in memory under automation' };
-          return { bytes: await indexedDbBytes(browser.profileDir), from: `the IndexedDB folders of the profile ${browser.profileDir} (every database of the origin)` };
+          return { bytes: await indexedDbBytes(browser.profileDir), from: `the IndexedDB folders of the profile ${browser.profileDir} (every IndexedDB database of the profile)` };
         },
         close: () => tab.close(),
       };
