@@ -30,7 +30,9 @@
  *   npm run bench -- browser      ENGINES=chromium,firefox,webkit TENANTS=small,medium ROUNDS=3
  *                                 ROUND_LIMIT_S=600 SEARCH_PRODUCTS=100000 LIVE_WRITES=40 PROFILE=dir
  *   LARGE=1 npm run bench -- browser      ENGINES=chromium ROUNDS=1 ROUND_LIMIT_S=1800 LARGE_SIZE=large
- *   LARGE=1 LARGE_SIZE=medium ENGINES=webkit npm run bench -- browser.bench
+ *
+ * (`npm run bench -- browser` also runs the other benchmarks whose file name holds "browser";
+ * `node --expose-gc --experimental-websocket --import tsx bench/browser.bench.ts` runs this one alone.)
  *
  * The figures are also written as JSON under `test-output/bench-browser/` (`BENCH_RESULTS=dir`);
  * `node --import tsx bench/browser/spread.ts FILE...` gives the spread of several runs.
