@@ -1,11 +1,15 @@
 /**
  * `LARGE=1` of the browser benchmark: the first sync of the simulator's ~1M-record tenant (`large`,
- * the simulator in a child process) into one engine's IndexedDB, in a profile on disk, as a person's
- * browser keeps it. Per round: the mirror's first sync (time, records/s, the longest main-thread
- * task by the page's heartbeats and the Long Tasks API, the tab's JS heap sampled through CDP
- * `Runtime.getHeapUsage` every 250 ms in Chromium), the database's size on disk, an idle delta on
+ * or a smaller preset with `LARGE_SIZE`; the simulator in a child process) into one engine's
+ * IndexedDB, on disk, as a person's browser keeps it. Per round: the mirror's first sync (time,
+ * records/s, the longest main-thread task by the page's heartbeats and the Long Tasks API, the
+ * tab's JS heap where the engine gives a reading), the database's size on disk, an idle delta on
  * it and a live query's notification after a write; then the baseline (bare fetch + `JSON.parse` +
  * `bulkPut` of the same pages) in the same tab, for the ratio. Rounds alternate which goes first.
+ *
+ * Where a round's tab comes from is a {@link LargeHost}: a tab of an engine layer's browser
+ * ({@link engineHost}: Chromium and Firefox keep a profile on disk), or for WebKit a MiniBrowser
+ * outside WebDriver (`webkit-on-disk.ts`), since WebKit under WebDriver keeps IndexedDB in memory.
  *
  * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
  */
@@ -23,11 +27,15 @@ import type { MirrorSyncResult } from './in-page/mirror-sync.js';
 export interface LargeRound {
   mirror: MirrorSyncResult;
   baseline: BaselineSyncResult;
-  /** The tab's largest JS heap in use during the mirror's sync (bytes); null where the engine offers no reading. */
+  /** The tab's largest JS heap reading during the mirror's sync (bytes); null where the engine offers no reading. */
   peakHeap: number | null;
   heapSamples: number;
-  /** What the origin's IndexedDB takes in the profile's folder once the sync is done (bytes); null without a profile on disk. */
+  /** What the heap reading is (the engine's own measure), null where there is none. */
+  heapMeasure: string | null;
+  /** What the mirror's database takes on disk once the sync is done (bytes); null where that cannot be known. */
   diskBytes: number | null;
+  /** The folder {@link diskBytes} was read from, or why there is no figure. */
+  diskFrom: string;
   /** Undefined when the mirror's sync was stopped at the time limit (its database is gone). */
   idle?: IdleDeltaResult;
   live?: LiveQueryResult;
@@ -41,14 +49,44 @@ export interface LargeOptions {
   onRound(round: LargeRound, index: number): void;
 }
 
-/** How often the heap is read during the sync (ms). */
+/** The largest JS heap reading while the heap was read. */
+export interface HeapReading {
+  peak: number | null;
+  samples: number;
+}
+
+/** What the database takes on disk, and where that was read. */
+export interface DiskReading {
+  bytes: number | null;
+  /** The folder read, or why there is no figure. */
+  from: string;
+}
+
+/** A tab of its own for one round, with what its engine lets the benchmark read around it. */
+export interface LargeTab {
+  tab: Pick<EngineTab, 'engine' | 'evaluate'>;
+  /** Starts reading the tab's JS heap; `stop` resolves with the largest reading. */
+  readHeap(): Promise<{ stop(): Promise<HeapReading> }>;
+  /** What the (closed) database `dbName` takes on disk. */
+  diskBytes(dbName: string): Promise<DiskReading>;
+  close(): Promise<void>;
+}
+
+/** Where the large rounds run: a fresh tab on the bench page for each. */
+export interface LargeHost {
+  /** What the heap reading is, null where the engine gives none. */
+  heapMeasure: string | null;
+  open(): Promise<LargeTab>;
+}
+
+/** How often the heap is read during the sync through CDP (ms). */
 const HEAP_EVERY_MS = 250;
 
-/** Runs the large tenant's rounds in a tab of `browser` on `server` (which proxies `sim`). */
-export async function largeSync(browser: EngineBrowser, server: BenchServer, sim: SimulatorProcess, options: LargeOptions): Promise<LargeRound[]> {
+/** Runs the large tenant's rounds, each in a tab of `host` on `server` (which proxies `sim`). */
+export async function largeSync(host: LargeHost, server: BenchServer, sim: SimulatorProcess, options: LargeOptions): Promise<LargeRound[]> {
   const rounds: LargeRound[] = [];
   for (let r = 0; r < options.rounds; r++) {
-    const tab = await server.open(browser);
+    const { tab, readHeap, diskBytes, close } = await host.open();
     try {
       const common = { base: server.apiBaseUrl, token: sim.token, limitMs: options.limitMs };
       const dbName = `mirror-large-${r}`;
@@ -61,17 +99,20 @@ export async function largeSync(browser: EngineBrowser, server: BenchServer, sim
         }
       };
       const mirror = async () => {
-        const heap = sampleHeap(tab);
-        const result = await runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName, keep: true }).finally(() => heap.stop());
-        const { peak, samples } = heap.stop();
-        const diskBytes = browser.profileDir === undefined || result.bounded ? null : await indexedDbBytes(browser.profileDir);
+        const heap = await readHeap();
+        const result = await runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName, keep: true }).catch(async (error: unknown) => {
+          await heap.stop();
+          throw error;
+        });
+        const { peak, samples } = await heap.stop();
+        const disk: DiskReading = result.bounded ? { bytes: null, from: 'none: the sync was stopped at the limit and its database deleted' } : await diskBytes(dbName);
         const after: Pick<LargeRound, 'idle' | 'live'> = {};
         if (!result.bounded) {
           after.idle = await runJob<IdleDeltaResult>(tab, 'idleDelta', { base: server.apiBaseUrl, token: sim.token, dbName });
           // The live query's measurement deletes the database once done.
           after.live = await runJob<LiveQueryResult>(tab, 'liveQueryNotification', { base: server.apiBaseUrl, token: sim.token, dbName, writes: options.liveWrites });
         }
-        return { mirror: result, peakHeap: peak, heapSamples: samples, diskBytes, ...after };
+        return { mirror: result, peakHeap: peak, heapSamples: samples, heapMeasure: host.heapMeasure, diskBytes: disk.bytes, diskFrom: disk.from, ...after };
       };
       let round: LargeRound;
       if (r % 2 === 0) {
@@ -85,10 +126,33 @@ export async function largeSync(browser: EngineBrowser, server: BenchServer, sim
       options.onRound(round, r);
       if (round.mirror.bounded || round.baseline.bounded) break;
     } finally {
-      await tab.close();
+      await close();
     }
   }
   return rounds;
+}
+
+/**
+ * Rounds in tabs of an engine layer's browser: the JS heap in use read through CDP
+ * (`Runtime.getHeapUsage`, Chromium), the size on disk from the profile's folder where the layer
+ * made one (Chromium, Firefox).
+ */
+export function engineHost(browser: EngineBrowser, server: BenchServer): LargeHost {
+  return {
+    heapMeasure: browser.engine === 'chromium' ? `JS heap in use (CDP Runtime.getHeapUsage every ${HEAP_EVERY_MS} ms)` : null,
+    async open() {
+      const tab = await server.open(browser);
+      return {
+        tab,
+        readHeap: async () => sampleHeap(tab),
+        async diskBytes() {
+          if (browser.profileDir === undefined) return { bytes: null, from: 'none: this engine keeps IndexedDB in memory under automation' };
+          return { bytes: await indexedDbBytes(browser.profileDir), from: `the IndexedDB folders of the profile ${browser.profileDir} (every IndexedDB database of the profile)` };
+        },
+        close: () => tab.close(),
+      };
+    },
+  };
 }
 
 /**
@@ -96,8 +160,8 @@ export async function largeSync(browser: EngineBrowser, server: BenchServer, sim
  * nothing. A reading waits for the page's main thread, so a busy page is read less often, never
  * missed at its end.
  */
-function sampleHeap(tab: EngineTab): { stop(): { peak: number | null; samples: number } } {
-  if (!tab.cdp) return { stop: () => ({ peak: null, samples: 0 }) };
+function sampleHeap(tab: EngineTab): { stop(): Promise<HeapReading> } {
+  if (!tab.cdp) return { stop: async () => ({ peak: null, samples: 0 }) };
   let peak = 0;
   let samples = 0;
   let running = true;
@@ -113,7 +177,7 @@ function sampleHeap(tab: EngineTab): { stop(): { peak: number | null; samples: n
   };
   const reading = read();
   return {
-    stop() {
+    async stop() {
       running = false;
       void reading;
       return { peak: samples > 0 ? peak : null, samples };
@@ -141,7 +205,11 @@ async function indexedDbBytes(profileDir: string): Promise<number> {
 
 /** The large tenant's figures of one engine, as printed and written with the run's JSON. */
 export interface LargeFigures {
+  /** The simulator's preset the rounds ran on (`LARGE_SIZE`). */
+  size: string;
   records: number;
+  /** Where it ran, when not in the engine as the engine layer drives it. */
+  where?: string;
   rounds: LargeRound[];
 }
 
@@ -159,13 +227,13 @@ export function largeRoundLine(round: LargeRound, index: number): string {
   ];
   const lines = [parts.join(', ')];
   lines.push(
-    `    peak JS heap ${round.peakHeap === null ? 'n/a (no reading in this engine)' : `${mb(round.peakHeap)} (${round.heapSamples} readings)`}; ` +
+    `    peak JS heap ${round.peakHeap === null ? 'n/a (no reading in this engine)' : `${mb(round.peakHeap)} (${round.heapSamples} readings of ${round.heapMeasure})`}; ` +
       `longest main-thread task: timer gap ${beat.timerMaxGapMs.toFixed(0)} ms, frame gap ${beat.frameMaxGapMs === null ? 'n/a' : `${beat.frameMaxGapMs.toFixed(0)} ms`}, ` +
       `Long Tasks ${beat.longTaskMaxMs === null ? 'n/a' : `${beat.longTaskMaxMs.toFixed(0)} ms (${beat.longTasks} over 50 ms)`}`,
   );
   const disk = round.diskBytes === null ? 'n/a' : mb(round.diskBytes);
   const usage = round.idle?.storageUsage == null ? 'n/a' : mb(round.idle.storageUsage);
-  lines.push(`    on disk ${disk} (storage.estimate ${usage})`);
+  lines.push(`    on disk ${disk} (storage.estimate ${usage}); read from ${round.diskFrom}`);
   if (round.idle) lines.push(`    idle delta: ${round.idle.ms.toFixed(0)} ms, ${round.idle.requests} requests, ${round.idle.pulled} records pulled`);
   if (round.live) {
     const sorted = [...round.live.fromCommitMs].sort((a, b) => a - b);

@@ -7,6 +7,9 @@ import { selectedEngines, type EngineName } from '../../scripts/engines/index.js
 /** The simulator's tenant presets the first sync is measured on. */
 export type TenantName = 'tiny' | 'small' | 'medium';
 
+/** The simulator's presets the `LARGE=1` rounds can run on. */
+export type LargeSize = TenantName | 'large';
+
 /** The browser benchmark's options. */
 export interface BrowserBenchOptions {
   /** `ENGINES=chromium,webkit`. @default all three */
@@ -29,18 +32,29 @@ export interface BrowserBenchOptions {
    * the round limit to 1,800 s.
    */
   large: boolean;
+  /**
+   * `LARGE_SIZE=medium`: the simulator's preset the `LARGE=1` rounds run on, to try that path
+   * without the hour a million records take (only with `LARGE=1`).
+   * @default 'large'
+   */
+  largeSize: LargeSize;
   /** `BENCH_RESULTS=dir`: where the run's figures are written as JSON. @default test-output/bench-browser */
   resultsDir: string;
 }
 
 const TENANTS: readonly TenantName[] = ['tiny', 'small', 'medium'];
+const LARGE_SIZES: readonly LargeSize[] = [...TENANTS, 'large'];
 
-/** Reads the options; an unknown tenant or a bad number is an error that names it. */
+/** Reads the options; an unknown tenant or preset, or a bad number, is an error that names it. */
 export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): BrowserBenchOptions {
   const large = env.LARGE === '1';
   const tenants = (env.TENANTS ?? (large ? '' : 'small,medium')).split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = tenants.filter((t) => !(TENANTS as readonly string[]).includes(t));
   if (unknown.length > 0 || (tenants.length === 0 && !large)) throw new Error(`TENANTS: expected some of ${TENANTS.join(', ')}, got "${env.TENANTS}"`);
+  const largeSize = env.LARGE_SIZE || 'large';
+  if (!(LARGE_SIZES as readonly string[]).includes(largeSize)) throw new Error(`LARGE_SIZE: expected one of ${LARGE_SIZES.join(', ')}, got "${env.LARGE_SIZE}"`);
+  // A preset asked for without LARGE=1 would be silently ignored, and the figures taken for its own.
+  if (env.LARGE_SIZE && !large) throw new Error(`LARGE_SIZE: applies to the LARGE=1 rounds only, got "${env.LARGE_SIZE}" without LARGE=1`);
   return {
     engines: selectedEngines(env.ENGINES),
     tenants: tenants as TenantName[],
@@ -50,6 +64,7 @@ export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): Brows
     liveWrites: count(env, 'LIVE_WRITES', 40, 1),
     profileDir: env.PROFILE || undefined,
     large,
+    largeSize: largeSize as LargeSize,
     resultsDir: env.BENCH_RESULTS || 'test-output/bench-browser',
   };
 }

@@ -30,6 +30,10 @@ export interface InspectedPage {
   send(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Resolves with the params of the next event named `method`. */
   next(method: string): Promise<Record<string, unknown>>;
+  /** Calls `listener` with the params of every event named `method` until the returned function is called. */
+  on(method: string, listener: (params: Record<string, unknown>) => void): () => void;
+  /** The folder the browser was given as its home for data, cache and configuration (removed on close). */
+  dataDir: string;
   /** Closes the connection and the browser, and removes its data folder. */
   close(): Promise<void>;
 }
@@ -65,7 +69,7 @@ export async function inspectWebKitPage(url: string): Promise<InspectedPage> {
   });
   try {
     const socket = await connect(port, url, browser);
-    return await pageSession(socket, async () => {
+    return await pageSession(socket, data, async () => {
       socket.close();
       browser.kill();
       await new Promise((resolve) => (browser.exitCode === null ? browser.once('exit', resolve) : resolve(null)));
@@ -104,13 +108,14 @@ async function connect(port: number, url: string, browser: ChildProcess): Promis
  * commands go to it wrapped in `Target.sendMessageToTarget`, answers and events come back wrapped
  * in `Target.dispatchMessageFromTarget`.
  */
-async function pageSession(socket: WebSocket, close: () => Promise<void>): Promise<InspectedPage> {
+async function pageSession(socket: WebSocket, dataDir: string, close: () => Promise<void>): Promise<InspectedPage> {
   let target: string | undefined;
   let targetReady: () => void = () => undefined;
   const targetKnown = new Promise<void>((resolve) => (targetReady = resolve));
   let lastId = 0;
   const answers = new Map<number, { resolve(result: Record<string, unknown>): void; reject(error: Error): void }>();
   const waiting = new Map<string, ((params: Record<string, unknown>) => void)[]>();
+  const listening = new Map<string, Set<(params: Record<string, unknown>) => void>>();
   socket.addEventListener('message', (event) => {
     const outer = JSON.parse(String(event.data)) as { method?: string; params?: Record<string, unknown> };
     if (outer.method === 'Target.targetCreated') {
@@ -128,6 +133,7 @@ async function pageSession(socket: WebSocket, close: () => Promise<void>): Promi
       const listeners = waiting.get(inner.method) ?? [];
       waiting.delete(inner.method);
       for (const listener of listeners) listener(inner.params ?? {});
+      for (const listener of listening.get(inner.method) ?? []) listener(inner.params ?? {});
     }
   });
   await Promise.race([targetKnown, new Promise((_, reject) => setTimeout(() => reject(new Error('WebKit inspector: no page target within 10 s')), 10_000))]);
@@ -140,6 +146,12 @@ async function pageSession(socket: WebSocket, close: () => Promise<void>): Promi
   return {
     send,
     next: (method) => new Promise((resolve) => waiting.set(method, [...(waiting.get(method) ?? []), resolve])),
+    on(method, listener) {
+      const listeners = listening.get(method) ?? new Set();
+      listening.set(method, listeners.add(listener));
+      return () => listeners.delete(listener);
+    },
+    dataDir,
     async evaluate<T>(expression: string) {
       const answer = (await send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value?: unknown; description?: string }; wasThrown?: boolean };
       if (answer.wasThrown) throw new Error(`WebKit page: ${answer.result.description ?? 'an exception'}`);
