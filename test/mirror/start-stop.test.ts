@@ -51,6 +51,26 @@ describe('syncNow() after stop()', () => {
   });
 });
 
+describe('syncNow() called right before stop()', () => {
+  it('is ended by that stop(): it rejects with an AbortError and posts nothing, even while it was still waiting for the election', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ collections: ['customers'], categories: false, pollIntervalMs: 3_600_000 });
+    await mirror.start();
+    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    const id = await mirror.save('customers', { company: 'Sklárna Beneš', email: 'benes@example.com' });
+    // A "Sync now" click, then the page hides (pagehide stops the mirror) in the same task.
+    const run = mirror.syncNow().then(
+      () => 'resolved',
+      (e: Error) => e.name,
+    );
+    await mirror.stop();
+    expect(await run).toBe('AbortError');
+    await fixture.sim.idle();
+    expect(fixture.sim.requests.timesPosted('customers', id)).toBe(0);
+    expect(await mirror.pending()).toHaveLength(1);
+  });
+});
+
 describe('syncNow() right after start() in the only tab', () => {
   it('runs: no other tab leads, so this one is not a follower', async () => {
     fixture = await startMirrorFixture();
