@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MirrorDb } from '../../src/db/mirror-db.js';
 import { createClient } from '../../src/client/index.js';
-import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
+import { clientThrough, isGet, isPost, queuedWorkEnded, startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
 
 let fixture: MirrorFixture | undefined;
@@ -40,29 +40,6 @@ function throttledTimers() {
       for (const fn of due) fn();
     },
   };
-}
-
-/** A client whose every request first goes through `before` (which may hold it back, or act while it is under way). */
-function clientThrough(sim: MirrorFixture['sim'], before: (request: Request) => Promise<void>) {
-  const fetching: typeof fetch = async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    await before(request);
-    return fetch(request);
-  };
-  return createClient({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'pos-cloud-mirror tests (mirror)', timeoutMs: 5_000, fetch: fetching });
-}
-
-const isGet = (request: Request, collection: string) => request.method === 'GET' && new URL(request.url).pathname.endsWith(`/${collection}`);
-const isPost = (request: Request, collection: string) => request.method === 'POST' && new URL(request.url).pathname.endsWith(`/${collection}`);
-
-/**
- * Resolves once the work `mirror` has under way or queued (a run, a push, a syncNow) has ended
- * and the server has handled every request sent: every pull, push and sweep of a mirror runs in
- * one queue, so a sweep asked now (of no collection: it only waits its turn) runs after all of it.
- */
-async function queuedWorkEnded(mirror: Mirror, sim: MirrorFixture['sim']): Promise<void> {
-  await mirror.reconcile({ collections: [] });
-  await sim.idle();
 }
 
 /** Timers whose firing a test can wait for: those the mirror set for soon (a push's gathering pause, a lease renewal). */
