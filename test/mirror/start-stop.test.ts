@@ -14,8 +14,9 @@ describe('start() and stop() called in quick succession', () => {
     await mirror.start();
     void mirror.stop(); // the cleanup does not wait
     await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    const { lastSyncAt: first } = await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    // A later scheduled run: the stop that was winding down has finished, and the schedule carries on.
+    await waitFor(mirror.status, (s) => s.lastSyncAt! > first!);
     expect(mirror.status.value.leader).toBe(true);
     expect(['idle', 'syncing']).toContain(mirror.status.value.phase);
     const id = await mirror.save('customers', { company: 'Řeznictví Kos', email: 'kos@example.com' });
@@ -31,7 +32,8 @@ describe('start() and stop() called in quick succession', () => {
     const stopped = mirror.stop();
     await starting;
     await stopped;
-    await new Promise((r) => setTimeout(r, 300));
+    // A syncNow() of a running mirror waits for its election: in a stopped one it runs at once, and the status comes back to stopped.
+    await mirror.syncNow({ collections: ['customers'] });
     expect(mirror.status.value).toMatchObject({ phase: 'stopped', leader: false });
   });
 });
@@ -92,13 +94,13 @@ describe('close() while a syncNow() of a mirror never started is running', () =>
       (e: Error) => (settled = e.name),
     );
     // Let the first pages land.
-    await new Promise((r) => setTimeout(r, 150));
+    await vi.waitFor(() => expect(fixture!.sim.requests.count()).toBeGreaterThan(0));
     await mirror.close();
     // close() "stops everything": when it resolves, no sync is still running against the database.
     expect(settled).toBe('AbortError');
     expect(mirror.status.value.phase).toBe('closed');
     await run;
-    await new Promise((r) => setTimeout(r, 100));
+    // The status completed with close(): nothing changes it any more.
     expect(mirror.status.value).toMatchObject({ phase: 'closed', leader: false });
   });
 });
