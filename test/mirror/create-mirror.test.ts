@@ -65,17 +65,19 @@ describe('createMirror', () => {
 
   it('elects one leader among mirrors of one database and hands over when it closes', async () => {
     fixture = await startMirrorFixture();
-    const a = fixture.mirror();
-    const b = fixture.mirror();
+    // A lease a loaded machine's stalls cannot let lapse: A leads until it closes (and gives the lease back).
+    const options = { leaderLeaseMs: 5_000, collections: ['customers' as const], categories: false };
+    const a = fixture.mirror(options);
+    const b = fixture.mirror(options);
     await a.start();
     await waitFor(a.status, (s) => s.leader);
     await b.start();
-    await new Promise((r) => setTimeout(r, 400));
+    // B's first campaign has an outcome once its syncNow() answers (`following` also shows before): it follows, and runs nothing.
+    expect((await b.syncNow()).ran).toBe(false);
     expect(b.status.value.leader).toBe(false);
     expect(b.status.value.phase).toBe('following');
-    expect((await b.syncNow()).ran).toBe(false);
     await a.close();
-    await waitFor(b.status, (s) => s.leader, 5_000);
+    await waitFor(b.status, (s) => s.leader, 10_000);
     await waitFor(b.status, (s) => s.lastSyncAt !== undefined);
   });
 
@@ -234,10 +236,18 @@ describe('createMirror', () => {
     const mirror = fixture.mirror();
     await mirror.syncNow();
     const seen: number[] = [];
-    const sub = mirror.live(() => mirror.db.employees.count()).subscribe((n) => seen.push(n));
-    await new Promise((r) => setTimeout(r, 50));
+    // With the count, the collection's checkpoint row: it tells which state of the database a value shows.
+    const shown = async () => ({ count: await mirror.db.employees.count(), row: await mirror.db._sync_checkpoints.get('employees') });
+    let last: Awaited<ReturnType<typeof shown>> | undefined;
+    const sub = mirror.live(shown).subscribe((value) => {
+      seen.push(value.count);
+      last = value;
+    });
+    await vi.waitFor(() => expect(last).toBeDefined());
     await mirror.resync({ collections: ['employees'] });
-    await new Promise((r) => setTimeout(r, 50));
+    // The live query has shown the state the resync left (its checkpoint row written last).
+    const after = await mirror.db._sync_checkpoints.get('employees');
+    await vi.waitFor(() => expect(last?.row).toEqual(after));
     sub.unsubscribe();
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((n) => n === fixture!.sim.store.count('employees'))).toBe(true);

@@ -86,3 +86,28 @@ export function waitFor<T>(
     if (done) sub.unsubscribe();
   });
 }
+
+/** A client (with `token`, else the simulator's) whose every request first goes through `before`, which may hold it back or act meanwhile. */
+export function clientThrough(sim: Simulator, before: (request: Request) => Promise<void>, token = sim.token) {
+  const fetching: typeof fetch = async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    await before(request);
+    return fetch(request);
+  };
+  return createClient({ baseUrl: sim.baseUrl, token, userAgent: 'pos-cloud-mirror tests (mirror)', timeoutMs: 5_000, fetch: fetching });
+}
+
+/** The request is a GET of `collection`'s list. */
+export const isGet = (request: Request, collection: string) => request.method === 'GET' && new URL(request.url).pathname.endsWith(`/${collection}`);
+/** The request is a batch POST to `collection`. */
+export const isPost = (request: Request, collection: string) => request.method === 'POST' && new URL(request.url).pathname.endsWith(`/${collection}`);
+
+/**
+ * Resolves once the work `mirror` has under way or queued (a run, a push, a syncNow) has ended
+ * and the server has handled every request sent: every pull, push and sweep of a mirror runs in
+ * one queue, so a sweep asked now (of no collection: it only waits its turn) runs after all of it.
+ */
+export async function queuedWorkEnded(mirror: Mirror, sim: Simulator): Promise<void> {
+  await mirror.reconcile({ collections: [] });
+  await sim.idle();
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
+import { clientThrough, startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
 
 let fixture: MirrorFixture | undefined;
 afterEach(async () => {
@@ -10,12 +10,25 @@ afterEach(async () => {
 describe('setToken() while a run that still uses the old token is on its way', () => {
   it('syncs with the new token once that run has failed on the old one, instead of pausing', async () => {
     fixture = await startMirrorFixture({ faults: { latencyMs: 300 } });
-    const mirror = fixture.mirror({ token: 'revoked-token', collections: ['customers'], categories: false });
+    let sent!: () => void;
+    const underWay = new Promise<void>((resolve) => (sent = resolve));
+    let rotated!: () => void;
+    const tokenRotated = new Promise<void>((resolve) => (rotated = resolve));
+    // The run's first request, its Authorization already written, goes out once the token is rotated.
+    const client = clientThrough(
+      fixture.sim,
+      async () => {
+        sent();
+        await tokenRotated;
+      },
+      'revoked-token',
+    );
+    const mirror = fixture.mirror({ client, collections: ['customers'], categories: false });
     await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.phase !== 'following');
-    await new Promise((r) => setTimeout(r, 100));
+    await underWay;
     // The app rotates the token; the request already sent carries the old one and gets a 401.
     mirror.setToken(fixture.sim.token);
+    rotated();
     await waitFor(mirror.status, (s) => s.lastSyncAt !== undefined, 5_000);
     expect(mirror.status.value).toMatchObject({ phase: 'idle', lastError: undefined });
   });

@@ -14,8 +14,9 @@ describe('start() and stop() called in quick succession', () => {
     await mirror.start();
     void mirror.stop(); // the cleanup does not wait
     await mirror.start();
-    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    const { lastSyncAt: first } = await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    // A later scheduled run: the stop that was winding down has finished, and the schedule carries on.
+    await waitFor(mirror.status, (s) => s.lastSyncAt! > first!);
     expect(mirror.status.value.leader).toBe(true);
     expect(['idle', 'syncing']).toContain(mirror.status.value.phase);
     const id = await mirror.save('customers', { company: 'Řeznictví Kos', email: 'kos@example.com' });
@@ -31,7 +32,8 @@ describe('start() and stop() called in quick succession', () => {
     const stopped = mirror.stop();
     await starting;
     await stopped;
-    await new Promise((r) => setTimeout(r, 300));
+    // A syncNow() of a running mirror waits for its election: in a stopped one it runs at once, and the status comes back to stopped.
+    await mirror.syncNow({ collections: ['customers'] });
     expect(mirror.status.value).toMatchObject({ phase: 'stopped', leader: false });
   });
 });
@@ -48,6 +50,26 @@ describe('syncNow() after stop()', () => {
     expect(report.ran).toBe(true);
     expect(await mirror.db.orders.get(String(sale.order.id))).toBeDefined();
     expect(mirror.status.value).toMatchObject({ phase: 'stopped', leader: false, lastError: undefined });
+  });
+});
+
+describe('syncNow() called right before stop()', () => {
+  it('is ended by that stop(): it rejects with an AbortError and posts nothing, even while it was still waiting for the election', async () => {
+    fixture = await startMirrorFixture();
+    const mirror = fixture.mirror({ collections: ['customers'], categories: false, pollIntervalMs: 3_600_000 });
+    await mirror.start();
+    await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
+    const id = await mirror.save('customers', { company: 'Sklárna Beneš', email: 'benes@example.com' });
+    // A "Sync now" click, then the page hides (pagehide stops the mirror) in the same task.
+    const run = mirror.syncNow().then(
+      () => 'resolved',
+      (e: Error) => e.name,
+    );
+    await mirror.stop();
+    expect(await run).toBe('AbortError');
+    await fixture.sim.idle();
+    expect(fixture.sim.requests.timesPosted('customers', id)).toBe(0);
+    expect(await mirror.pending()).toHaveLength(1);
   });
 });
 
@@ -72,13 +94,13 @@ describe('close() while a syncNow() of a mirror never started is running', () =>
       (e: Error) => (settled = e.name),
     );
     // Let the first pages land.
-    await new Promise((r) => setTimeout(r, 150));
+    await vi.waitFor(() => expect(fixture!.sim.requests.count()).toBeGreaterThan(0));
     await mirror.close();
     // close() "stops everything": when it resolves, no sync is still running against the database.
     expect(settled).toBe('AbortError');
     expect(mirror.status.value.phase).toBe('closed');
     await run;
-    await new Promise((r) => setTimeout(r, 100));
+    // The status completed with close(): nothing changes it any more.
     expect(mirror.status.value).toMatchObject({ phase: 'closed', leader: false });
   });
 });

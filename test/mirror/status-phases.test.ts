@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SyncEnvironment } from '../../src/sync/coordination/environment.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
+import type { SyncPhase } from '../../src/sync/controller/sync-state.js';
 import { startMirrorFixture, waitFor, type MirrorFixture } from './fixture.js';
 
 let fixture: MirrorFixture | undefined;
@@ -29,23 +31,47 @@ function connectivity() {
   };
 }
 
+/** The phases `mirror` shows from now on, each change once (a status that changes only its counts is not a new phase). */
+function phasesOf(mirror: Mirror) {
+  const phases: SyncPhase[] = [];
+  const sub = mirror.status.subscribe((s) => {
+    if (phases[phases.length - 1] !== s.phase) phases.push(s.phase);
+  });
+  return {
+    phases,
+    /** The phases seen until now, and no more. */
+    end(): SyncPhase[] {
+      sub.unsubscribe();
+      return phases;
+    },
+  };
+}
+
 describe('the status phase after the network goes away and comes back', () => {
   it('of a follower tab is following again, not offline', async () => {
     fixture = await startMirrorFixture();
     const net = connectivity();
-    const leader = fixture.mirror({ environment: net.env });
-    const follower = fixture.mirror({ environment: net.env });
+    // A lease that a loaded machine's stalls cannot let lapse: the leader stays the leader.
+    const leader = fixture.mirror({ environment: net.env, leaderLeaseMs: 5_000 });
+    const follower = fixture.mirror({ environment: net.env, leaderLeaseMs: 5_000 });
     await leader.start();
     await waitFor(leader.status, (s) => s.leader && s.lastSyncAt !== undefined);
     await follower.start();
-    await new Promise((r) => setTimeout(r, 300));
+    // The follower's first campaign has an outcome once its syncNow() answers (`following` also shows before).
+    expect((await follower.syncNow()).ran).toBe(false);
     expect(follower.status.value).toMatchObject({ leader: false, phase: 'following' });
+    const seen = phasesOf(follower);
+    const synced = leader.status.value.lastSyncAt!;
     net.set(false);
     expect(follower.status.value).toMatchObject({ online: false, phase: 'offline' });
     net.set(true);
-    await waitFor(leader.status, (s) => s.phase === 'idle');
-    await new Promise((r) => setTimeout(r, 300));
     expect(follower.status.value).toMatchObject({ online: true, phase: 'following' });
+    // The leader's run on coming back has ended; the follower still follows.
+    await waitFor(leader.status, (s) => s.phase === 'idle' && s.lastSyncAt! > synced);
+    expect(follower.status.value).toMatchObject({ online: true, phase: 'following' });
+    // A run the follower would have begun on the event has ended once its stop() resolves; it never showed one.
+    await follower.stop();
+    expect(seen.end().filter((p) => p !== 'stopped')).toEqual(['following', 'offline', 'following']);
   });
 
   it('of a leader waiting for a new token is still auth-error', async () => {
@@ -54,12 +80,20 @@ describe('the status phase after the network goes away and comes back', () => {
     const mirror = fixture.mirror({ environment: net.env, token: 'revoked-token' });
     await mirror.start();
     await waitFor(mirror.status, (s) => s.phase === 'auth-error');
+    await fixture.sim.idle();
+    const asked = fixture.sim.requests.count();
+    const seen = phasesOf(mirror);
     net.set(false);
     expect(mirror.status.value).toMatchObject({ online: false, phase: 'auth-error' });
     net.set(true);
-    await new Promise((r) => setTimeout(r, 300));
     // Nothing resumes sync but setToken(): the status must still say why it waits.
     expect(mirror.status.value).toMatchObject({ online: true, phase: 'auth-error' });
+    // A run the event would have begun has ended once stop() resolves (it waits for the schedule's run and the queue):
+    // till then the phase said auth-error throughout, and no request went out.
+    await mirror.stop();
+    await fixture.sim.idle();
+    expect(seen.end().filter((p) => p !== 'stopped')).toEqual(['auth-error']);
+    expect(fixture.sim.requests.count()).toBe(asked);
   });
 
   it('of a stopped mirror is still stopped', async () => {
@@ -79,13 +113,19 @@ describe('the status phase after the network goes away and comes back', () => {
     const net = connectivity();
     net.set(false);
     const mirror = fixture.mirror({ environment: net.env });
+    const seen = phasesOf(mirror);
     await mirror.start();
     await waitFor(mirror.status, (s) => s.leader);
-    await new Promise((r) => setTimeout(r, 200));
+    // The first run the schedule would begin as it starts (on leading) is queued once the promise jobs of that turn have
+    // run; a sweep of no collection, queued after it, resolves once it has ended. Only then does "nothing ran" hold for good.
+    await new Promise((resolve) => setImmediate(resolve));
+    await mirror.reconcile({ collections: [] });
     // Nothing has synced and nothing runs until the network is back.
     expect(mirror.status.value).toMatchObject({ online: false, phase: 'offline', lastSyncAt: undefined });
+    expect(seen.phases).not.toContain('initial-sync');
     net.set(true);
     await waitFor(mirror.status, (s) => s.phase === 'idle' && s.lastSyncAt !== undefined);
+    expect(seen.end()).toContain('initial-sync');
   });
 
   it('of a leader whose runtime came back online without an event is idle once a run succeeds', async () => {
@@ -106,7 +146,8 @@ describe('a status subscriber that throws', () => {
     // Where the runtime has reportError (browsers), subscriber errors go there; Node has none, so the test lends one.
     vi.stubGlobal('reportError', (error: unknown) => reported.push(error));
     fixture = await startMirrorFixture();
-    const mirror = fixture.mirror({ pollIntervalMs: 200 });
+    // One collection (and its order lines): a run that fails, retries and all, stays short on a loaded machine.
+    const mirror = fixture.mirror({ pollIntervalMs: 200, collections: ['orders'], categories: false });
     // A UI whose error banner has a bug: it throws whenever it renders an error.
     mirror.status.subscribe((s) => {
       if (s.phase === 'error') throw new TypeError('banner is not defined');
@@ -115,11 +156,11 @@ describe('a status subscriber that throws', () => {
     await waitFor(mirror.status, (s) => s.leader && s.lastSyncAt !== undefined);
     // Failed runs (the service answers 500 for a moment).
     fixture.sim.setFaults({ errorRate: 1 });
-    await waitFor(mirror.status, (s) => s.phase === 'error');
+    await waitFor(mirror.status, (s) => s.phase === 'error', 15_000);
     fixture.sim.setFaults({});
     const sale = fixture.sim.store.sell();
     // The service is fine again: the next runs (after a backoff of a second or two) bring the sale.
-    await waitFor(mirror.live(() => mirror.db.orders.get(String(sale.order.id))), (o) => o !== undefined, 10_000);
+    await waitFor(mirror.live(() => mirror.db.orders.get(String(sale.order.id))), (o) => o !== undefined, 15_000);
     expect(reported.length).toBeGreaterThan(0);
     expect(reported[0]).toBeInstanceOf(TypeError);
   });

@@ -162,13 +162,14 @@ class Controller implements SyncController {
     this.assertOpen('syncNow');
     const only = opts.collections;
     if (only !== undefined) checkedCollections(this.#sweepParts(), 'syncNow', only);
+    // The term the call was made in: a stop(), close() or step-down before its turn comes ends it,
+    // also one that comes while the call waits for the election below.
+    const called = this.#term.signal;
     // Right after start() the election may not be decided yet: an undecided tab is no follower.
     if (isRunning(this.#state)) await this.#electionDecided();
     this.assertOpen('syncNow');
     const follows = () => isRunning(this.#state) && !this.#state.leader;
     if (follows()) return emptyReport(false, this.#o.env.now(), []);
-    // The term the call was made in: a stop(), close() or step-down before its turn comes ends it.
-    const called = this.#term.signal;
     let signal = called;
     try {
       const report = await this.#enqueue(async () => {

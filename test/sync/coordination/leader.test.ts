@@ -1,5 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
 import { defaultEnvironment, type LockManagerLike, type SyncEnvironment } from '../../../src/sync/coordination/environment.js';
 import { createLeaderElector, type LeaderElector } from '../../../src/sync/coordination/leader.js';
@@ -96,22 +96,36 @@ describe('createLeaderElector with the lease (no Web Locks)', () => {
 
   it('leaves no campaign of an earlier start() behind after stop() and start() at once', async () => {
     const factory = new IDBFactory();
-    let timers = 0;
+    // The renewal timers waiting now, the most that ever waited at once, and how many have fired.
+    const waiting = new Set<unknown>();
+    let most = 0;
+    let fired = 0;
     const a = elector(factory, {
       setTimeout: (fn, ms) => {
-        timers++;
-        return setTimeout(fn, ms);
+        const handle = setTimeout(() => {
+          waiting.delete(handle);
+          fired++;
+          fn();
+        }, ms);
+        waiting.add(handle);
+        most = Math.max(most, waiting.size);
+        return handle;
+      },
+      clearTimeout: (handle) => {
+        clearTimeout(handle as ReturnType<typeof setTimeout>);
+        waiting.delete(handle);
       },
     });
     a.elector.start();
     void a.elector.stop();
     a.elector.start();
     await a.elector.decided();
-    await new Promise((r) => setTimeout(r, 500));
+    // Five renewals later: a campaign left behind would have set its timers beside these by then.
+    await vi.waitFor(() => expect(fired).toBeGreaterThanOrEqual(5), { timeout: 10_000 });
     expect(a.elector.isLeader).toBe(true);
     expect(a.changes).toEqual([true]);
-    // One campaign renews every leaseMs / 3 = 100 ms: about 5 timers in 500 ms (two would set about 10).
-    expect(timers).toBeLessThanOrEqual(7);
+    // One campaign has one renewal waiting at a time; two would have two.
+    expect(most).toBe(1);
   });
 });
 
