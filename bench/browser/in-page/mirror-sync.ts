@@ -52,7 +52,14 @@ export async function mirrorSync(args: MirrorSyncArgs): Promise<MirrorSyncResult
   let closed = false;
   try {
     const sync = mirror.syncNow().then(() => 'done' as const);
-    const outcome = await Promise.race([sync, limit]);
+    const outcome = await Promise.race([sync, limit]).catch(async (error: unknown) => {
+      // A sync that fails (a full disk, the origin's quota) says how far it got and what the mirror showed.
+      let records = 0;
+      for (const collection of COLLECTIONS) records += await mirror.db.table(collection).count();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const name = error instanceof Error ? error.name : 'Error';
+      throw new Error(`${name} after ${records} records in ${seconds} s (status ${mirror.status.value.phase}): ${error instanceof Error ? error.message : String(error)}`);
+    });
     const ms = performance.now() - started;
     performance.mark(SYNC_MARKS.end);
     report = heartbeat.stop();
