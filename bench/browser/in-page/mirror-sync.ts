@@ -50,12 +50,16 @@ export async function mirrorSync(args: MirrorSyncArgs): Promise<MirrorSyncResult
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<'bounded'>((resolve) => (timer = setTimeout(() => resolve('bounded'), args.limitMs)));
   let closed = false;
+  const stored = async () => {
+    let records = 0;
+    for (const collection of COLLECTIONS) records += await mirror.db.table(collection).count();
+    return records;
+  };
   try {
     const sync = mirror.syncNow().then(() => 'done' as const);
     const outcome = await Promise.race([sync, limit]).catch(async (error: unknown) => {
       // A sync that fails (a full disk, the origin's quota) says how far it got and what the mirror showed.
-      let records = 0;
-      for (const collection of COLLECTIONS) records += await mirror.db.table(collection).count();
+      const records = await stored();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const name = error instanceof Error ? error.name : 'Error';
       throw new Error(`${name} after ${records} records in ${seconds} s (status ${mirror.status.value.phase}): ${error instanceof Error ? error.message : String(error)}`);
@@ -63,8 +67,7 @@ export async function mirrorSync(args: MirrorSyncArgs): Promise<MirrorSyncResult
     const ms = performance.now() - started;
     performance.mark(SYNC_MARKS.end);
     report = heartbeat.stop();
-    let records = 0;
-    for (const collection of COLLECTIONS) records += await mirror.db.table(collection).count();
+    const records = await stored();
     if (outcome === 'bounded') {
       closed = true;
       await mirror.close();
