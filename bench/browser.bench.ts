@@ -24,6 +24,10 @@
  * `LARGE_SIZE=medium` (or `small`, `tiny`) runs the same rounds on a smaller preset, to try them
  * in minutes.
  *
+ * `FRESH=1` runs each first-sync candidate of each round in a browser of its own, on a fresh
+ * profile, so that what one leaves in the engine (a deleted database, compaction after it) cannot
+ * slow the next; there is no live-query figure then.
+ *
  * `PROFILE=dir` also writes a CPU profile of the small tenant's first sync per engine and prints
  * its top self-time items, its areas and its longest busy stretch (`browser/profile.ts`).
  *
@@ -44,7 +48,7 @@ import { launchEngine, type EngineName } from '../scripts/engines/index.js';
 import { createSimulator, type Simulator } from '../src/simulator/index.js';
 import { buildBenchPage, runJob, type BenchServer } from './browser/bench-page.js';
 import { compareRankings, liveFigures, printEngine, searchFigures, syncFigures, type EngineFigures } from './browser/figures.js';
-import { firstSync } from './browser/first-sync.js';
+import { firstSync, sharedTab, type CandidateTabs } from './browser/first-sync.js';
 import { engineHost, largeRoundLine, largeSync } from './browser/large-sync.js';
 import type { LiveQueryResult } from './browser/in-page/live-query.js';
 import type { SearchResult } from './browser/in-page/search.js';
@@ -147,7 +151,8 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
     for (const [tenant, { sim, server }] of tenants) {
       const tab = await server.open(browser);
       figures.timerResolutionMs ??= await runJob<number>(tab, 'timerResolution', null);
-      const run = await firstSync(tab, server, sim, tenant, {
+      const run = await firstSync(options.fresh ? freshBrowsers(engine, server) : sharedTab(tab), server, sim, tenant, {
+        keepLast: !options.fresh,
         rounds: options.rounds,
         limitMs: options.roundLimitMs,
         onRound(round, index) {
@@ -160,6 +165,8 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
       if (run.keptDb) {
         const live = await runJob<LiveQueryResult>(tab, 'liveQueryNotification', { base: server.apiBaseUrl, token: sim.token, dbName: run.keptDb, writes: options.liveWrites });
         figures.live.push(liveFigures(tenant, live));
+      } else if (options.fresh) {
+        figures.notes.push(`no live-query figure on the ${tenant} tenant with FRESH=1: each round's database went with its browser`);
       } else {
         figures.notes.push(`no live-query figure on the ${tenant} tenant: its last round was stopped at the time limit`);
       }
@@ -201,6 +208,18 @@ async function measureEngine(engine: EngineName): Promise<EngineFigures> {
   return figures;
 }
 
+/** Each candidate in a browser of its own, launched on a fresh profile and closed after its job. */
+function freshBrowsers(engine: EngineName, server: BenchServer): CandidateTabs {
+  return async (job) => {
+    const browser = await launchEngine(engine);
+    try {
+      return await job(await server.open(browser));
+    } finally {
+      await browser.close();
+    }
+  };
+}
+
 /**
  * WebKit under WebDriver keeps IndexedDB in memory (MiniBrowser's automation session is ephemeral),
  * unlike a person's browser: the small tenant's first sync and the live query are measured again in
@@ -212,7 +231,8 @@ async function syncOnDisk(figures: EngineFigures): Promise<void> {
   const page = await inspectWebKitPage(small.server.url('index.html'));
   try {
     const tab = await inspectedTab(page);
-    const run = await firstSync(tab, small.server, small.sim, 'small-on-disk', {
+    const run = await firstSync(sharedTab(tab), small.server, small.sim, 'small-on-disk', {
+      keepLast: true,
       rounds: options.rounds,
       limitMs: options.roundLimitMs,
       onRound: (round, index) => console.log(`  small on disk round ${index + 1}: baseline ${round.baseline.records} records in ${(round.baseline.ms / 1000).toFixed(2)} s, indexed baseline in ${(round.indexed.ms / 1000).toFixed(2)} s, mirror ${round.mirror.records} in ${(round.mirror.ms / 1000).toFixed(2)} s`),

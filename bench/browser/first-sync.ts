@@ -6,6 +6,11 @@
  * baseline; ...), each on a fresh database, with the page's heartbeat running in all. A round that outlasts the limit is
  * stopped and reported with what it did, and no further round of that tenant runs in that engine.
  *
+ * Where each candidate runs is the caller's: all in one tab ({@link sharedTab}), or each candidate
+ * of each round in a browser of its own, on a fresh profile (`FRESH=1`, {@link CandidateTabs}), so
+ * that what one candidate leaves in the engine (a deleted database's pages, compaction after it)
+ * cannot slow the next.
+ *
  * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
  */
 import type { EngineTab } from '../../scripts/engines/index.js';
@@ -33,8 +38,24 @@ export interface FirstSyncRun {
   keptDb?: string;
 }
 
+/** A tab of the bench page, as the rounds use it. */
+export type SyncTab = Pick<EngineTab, 'engine' | 'evaluate'>;
+
+/** Runs one candidate's job in a tab: the same tab each time, or a fresh browser's. */
+export type CandidateTabs = <T>(job: (tab: SyncTab) => Promise<T>) => Promise<T>;
+
+/** Every candidate in `tab`. */
+export function sharedTab(tab: SyncTab): CandidateTabs {
+  return (job) => job(tab);
+}
+
 /** How the rounds run. */
 export interface FirstSyncOptions {
+  /**
+   * Keep the last mirror round's database for the caller (the live query). Only where that
+   * round's tab outlives it: not with a fresh browser per candidate.
+   */
+  keepLast: boolean;
   rounds: number;
   /** A round's time limit (ms), baseline and mirror each. */
   limitMs: number;
@@ -42,21 +63,21 @@ export interface FirstSyncOptions {
   onRound(round: SyncRound, index: number): void;
 }
 
-/** Runs the rounds of one tenant in `tab` (a page of `server`, which proxies `sim`). */
-export async function firstSync(tab: Pick<EngineTab, 'engine' | 'evaluate'>, server: BenchServer, sim: Simulator, tenant: string, options: FirstSyncOptions): Promise<FirstSyncRun> {
+/** Runs the rounds of one tenant, each candidate in a tab of `tabs` (a page of `server`, which proxies `sim`). */
+export async function firstSync(tabs: CandidateTabs, server: BenchServer, sim: Simulator, tenant: string, options: FirstSyncOptions): Promise<FirstSyncRun> {
   const records = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
   const run: FirstSyncRun = { tenant, records, rounds: [] };
   const common = { base: server.apiBaseUrl, token: sim.token, limitMs: options.limitMs };
   for (let r = 0; r < options.rounds; r++) {
-    const last = r === options.rounds - 1;
+    const keep = options.keepLast && r === options.rounds - 1;
     const baseline = async (indexes: 'none' | 'mirror') => {
       sim.setOptions({ idsAsStrings: true });
       const dbName = `baseline-${indexes === 'mirror' ? 'indexed-' : ''}${tenant}-${r}`;
-      return runJob<BaselineSyncResult>(tab, 'baselineSync', { ...common, collections: [...COLLECTIONS], dbName, indexes });
+      return tabs((tab) => runJob<BaselineSyncResult>(tab, 'baselineSync', { ...common, collections: [...COLLECTIONS], dbName, indexes }));
     };
     const mirror = async () => {
       sim.setOptions({ idsAsStrings: false });
-      return runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName: `mirror-${tenant}-${r}`, keep: last });
+      return tabs((tab) => runJob<MirrorSyncResult>(tab, 'mirrorSync', { ...common, dbName: `mirror-${tenant}-${r}`, keep }));
     };
     const order = (['baseline', 'indexed', 'mirror'] as const).map((_, i, all) => all[(i + r) % all.length]!);
     const done: Partial<SyncRound> = {};
@@ -68,7 +89,7 @@ export async function firstSync(tab: Pick<EngineTab, 'engine' | 'evaluate'>, ser
     run.rounds.push(round);
     options.onRound(round, r);
     // A kept database is left to the caller (the live query deletes it).
-    if (last && !round.mirror.bounded) run.keptDb = `mirror-${tenant}-${r}`;
+    if (keep && !round.mirror.bounded) run.keptDb = `mirror-${tenant}-${r}`;
     if (round.mirror.bounded || round.baseline.bounded || round.indexed.bounded) break;
   }
   sim.setOptions({ idsAsStrings: false });

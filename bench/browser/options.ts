@@ -38,6 +38,11 @@ export interface BrowserBenchOptions {
    * @default 'large'
    */
   largeSize: LargeSize;
+  /**
+   * `FRESH=1`: each first-sync candidate of each round in a browser of its own, on a fresh profile
+   * (no live-query figure then: the synced database goes with its browser).
+   */
+  fresh: boolean;
   /** `BENCH_RESULTS=dir`: where the run's figures are written as JSON. @default test-output/bench-browser */
   resultsDir: string;
 }
@@ -65,8 +70,17 @@ export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): Brows
     profileDir: env.PROFILE || undefined,
     large,
     largeSize: largeSize as LargeSize,
+    fresh: flag(env, 'FRESH'),
     resultsDir: env.BENCH_RESULTS || 'test-output/bench-browser',
   };
+}
+
+/** A yes-or-no option: `1` or `0` (or unset); any other value is an error that names it. */
+export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const text = env[name];
+  if (text === undefined || text === '' || text === '0') return false;
+  if (text === '1') return true;
+  throw new Error(`${name}: expected 1 or 0, got "${text}"`);
 }
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

@@ -9,6 +9,13 @@ describe("the browser benchmark's options", () => {
     expect(browserBenchOptions({})).toMatchObject({ large: false, largeSize: 'large', tenants: ['small', 'medium'] });
   });
 
+  it('run each candidate in a fresh browser only with FRESH=1, and refuse any other value, naming it', () => {
+    expect(browserBenchOptions({}).fresh).toBe(false);
+    expect(browserBenchOptions({ FRESH: '0' }).fresh).toBe(false);
+    expect(browserBenchOptions({ FRESH: '1' }).fresh).toBe(true);
+    expect(() => browserBenchOptions({ FRESH: 'yes' })).toThrow('FRESH: expected 1 or 0, got "yes"');
+  });
+
   it('refuse an unknown preset, and a preset without LARGE=1, naming it', () => {
     expect(() => browserBenchOptions({ LARGE: '1', LARGE_SIZE: 'huge' })).toThrow('LARGE_SIZE: expected one of tiny, small, medium, large, got "huge"');
     expect(() => browserBenchOptions({ LARGE_SIZE: 'medium' })).toThrow('LARGE_SIZE: applies to the LARGE=1 rounds only, got "medium" without LARGE=1');
