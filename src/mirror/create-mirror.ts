@@ -65,6 +65,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     collections,
     now: () => env.now(),
     pageLimit: options.pageLimit,
+    pagesPerTransaction: options.pagesPerTransaction,
     skewMarginMs: options.skewMarginMs,
     reconcileIntervalMs: options.reconcileIntervalMs,
     categories: options.categories,

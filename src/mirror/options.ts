@@ -49,6 +49,15 @@ export interface MirrorOptions {
   conflict?: ConflictOption;
   /** Records per page when pulling. @default 400 */
   pageLimit?: number;
+  /**
+   * The most pages of a pull written in one IndexedDB transaction, with the cursor of the last
+   * (1 to 64): the pages that arrived while the previous write ran. More pages per transaction cost
+   * fewer commits on a long first sync, where the writes are the slower side, and up to twice this
+   * many pages held in memory; a tab closed mid-pull resumes after the last transaction, so up to
+   * this many pages are fetched again. When the network is the slower side each page is written
+   * as it comes, whatever this says. @default 1
+   */
+  pagesPerTransaction?: number;
   /** Safety margin of the checkpoint rule (ms). @default 60_000 */
   skewMarginMs?: number;
   /** How often a reconcile sweep runs (ms); 0 turns it off (`reconcile()` still works). @default 86_400_000 */
@@ -80,6 +89,7 @@ export const FORWARDED_CLIENT_OPTIONS = ['fetch', 'timeoutMs', 'retry', 'clientU
 export const MIRROR_DEFAULTS = {
   pollIntervalMs: 30_000,
   pageLimit: PULL_DEFAULTS.pageLimit,
+  pagesPerTransaction: PULL_DEFAULTS.pagesPerTransaction,
   skewMarginMs: PULL_DEFAULTS.skewMarginMs,
   reconcileIntervalMs: 86_400_000,
   conflict: DEFAULT_CONFLICT,
@@ -95,7 +105,7 @@ export const MIRROR_DEFAULTS = {
  * given, with every default of {@link MIRROR_DEFAULTS} filled in and the database named.
  */
 export type ResolvedMirrorOptions = MirrorOptions &
-  Required<Pick<MirrorOptions, 'dbName' | 'collections' | 'categories' | 'pollIntervalMs' | 'conflict' | 'pageLimit' | 'skewMarginMs' | 'reconcileIntervalMs' | 'leaderLeaseMs'>> & {
+  Required<Pick<MirrorOptions, 'dbName' | 'collections' | 'categories' | 'pollIntervalMs' | 'conflict' | 'pageLimit' | 'pagesPerTransaction' | 'skewMarginMs' | 'reconcileIntervalMs' | 'leaderLeaseMs'>> & {
     batch: BatchLimits;
   };
 
@@ -105,6 +115,7 @@ const nonEmpty = z.string({ error: NON_EMPTY_MESSAGE }).min(1, NON_EMPTY_MESSAGE
 const MS_MESSAGE = 'must be a finite number of ms >= 0';
 const anyMs = z.number({ error: MS_MESSAGE }).min(0, MS_MESSAGE);
 const PAGE_LIMIT_MESSAGE = "must be an integer of at least 1 (each collection's maximum applies)";
+const PAGES_PER_TRANSACTION_MESSAGE = 'must be an integer from 1 to 64';
 const INDEX_TABLES = [...COLLECTIONS, 'categories'] as const;
 const CLIENT_METHODS = ['pages', 'list', 'save', 'categories', 'latestOrders'] as const;
 const forwarded = z.custom<unknown>().optional(); // checked by createClient, which takes them
@@ -138,6 +149,11 @@ const mirrorOptionShape = {
   leaderLeaseMs: positiveMs.default(MIRROR_DEFAULTS.leaderLeaseMs),
   skewMarginMs: anyMs.default(MIRROR_DEFAULTS.skewMarginMs),
   pageLimit: z.int({ error: PAGE_LIMIT_MESSAGE }).min(1, PAGE_LIMIT_MESSAGE).default(MIRROR_DEFAULTS.pageLimit),
+  pagesPerTransaction: z
+    .int({ error: PAGES_PER_TRANSACTION_MESSAGE })
+    .min(1, PAGES_PER_TRANSACTION_MESSAGE)
+    .max(64, PAGES_PER_TRANSACTION_MESSAGE)
+    .default(MIRROR_DEFAULTS.pagesPerTransaction),
   storage: z.custom<MirrorStorage>(
     (value) => typeof value === 'object' && value !== null && typeof (value as Partial<MirrorStorage>).indexedDB === 'object' && typeof (value as Partial<MirrorStorage>).IDBKeyRange === 'function',
     { error: 'must be a storage with indexedDB and IDBKeyRange (openFileStorage of pos-cloud-mirror/node)' },
@@ -201,6 +217,7 @@ export function resolveMirrorOptions(options: MirrorOptions): ResolvedMirrorOpti
     pollIntervalMs: value.pollIntervalMs,
     conflict: value.conflict,
     pageLimit: value.pageLimit,
+    pagesPerTransaction: value.pagesPerTransaction,
     skewMarginMs: value.skewMarginMs,
     reconcileIntervalMs: value.reconcileIntervalMs,
     leaderLeaseMs: value.leaderLeaseMs,

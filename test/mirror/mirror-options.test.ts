@@ -36,6 +36,9 @@ describe('createMirror options', () => {
     ['batch limits out of range', { batch: { maxRecords: 0, maxBytes: 1.5 } }, ['batch.maxRecords', 'batch.maxBytes']],
     ['indexes of an unknown collection, and not a list', { indexes: { shoes: ['size'], products: 'barcode' } }, ['indexes.shoes', 'indexes.products']],
     ['a fractional pageLimit', { pageLimit: 2.5 }, ['pageLimit']],
+    ['pagesPerTransaction of 0', { pagesPerTransaction: 0 }, ['pagesPerTransaction']],
+    ['pagesPerTransaction above 64', { pagesPerTransaction: 65 }, ['pagesPerTransaction']],
+    ['a fractional pagesPerTransaction', { pagesPerTransaction: 1.5 }, ['pagesPerTransaction']],
     ['a negative skew margin', { skewMarginMs: -1 }, ['skewMarginMs']],
     ['a lease of 0 (the campaign would spin)', { leaderLeaseMs: 0 }, ['leaderLeaseMs']],
     ['an environment that is not an object', { environment: 'test' }, ['environment']],
@@ -53,7 +56,7 @@ describe('createMirror options', () => {
   });
 
   it('accepts the limits themselves, and a pageLimit above a collection maximum (each collection clamps it)', async () => {
-    const mirror = createMirror({ ...base, pollIntervalMs: 2 ** 31 - 1, reconcileIntervalMs: 0, leaderLeaseMs: 1, pageLimit: 5000, categories: false, indexes: { products: ['barcode'] } });
+    const mirror = createMirror({ ...base, pollIntervalMs: 2 ** 31 - 1, reconcileIntervalMs: 0, leaderLeaseMs: 1, pageLimit: 5000, pagesPerTransaction: 64, categories: false, indexes: { products: ['barcode'] } });
     await mirror.close();
     // The sweep interval is compared with elapsed time, never put in a timer: a 30-day sweep is fine.
     await createMirror({ ...base, reconcileIntervalMs: 30 * 86_400_000 }).close();

@@ -18,6 +18,8 @@ export interface MirrorSyncArgs {
   limitMs: number;
   /** Keep the database (closed) for what is measured next, unless the sync was bounded; else it is deleted. */
   keep: boolean;
+  /** The mirror's `pagesPerTransaction` option, when not its default. */
+  pagesPerTransaction?: number;
 }
 
 /** One sync. */
@@ -46,6 +48,7 @@ export async function mirrorSync(args: MirrorSyncArgs): Promise<MirrorSyncResult
     dbName: args.dbName,
     categories: false,
     reconcileIntervalMs: 0,
+    ...(args.pagesPerTransaction === undefined ? {} : { pagesPerTransaction: args.pagesPerTransaction }),
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<'bounded'>((resolve) => (timer = setTimeout(() => resolve('bounded'), args.limitMs)));

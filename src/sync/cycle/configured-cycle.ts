@@ -13,6 +13,8 @@ export interface CycleSettings {
   collections: readonly CollectionName[];
   now: () => number;
   pageLimit: number;
+  /** The most pages of a pull written in one transaction. */
+  pagesPerTransaction: number;
   skewMarginMs: number;
   reconcileIntervalMs: number;
   categories: boolean;
@@ -33,7 +35,7 @@ export interface CycleHooks {
 /** Creates the {@link SyncCycle} of a mirror: its puller and pusher, configured, and the hooks of the runs' owner. */
 export function createConfiguredCycle(settings: CycleSettings, hooks: CycleHooks): SyncCycle {
   const { db, client, now, pageLimit, skewMarginMs } = settings;
-  const puller = createPuller({ db, client, pageLimit, skewMarginMs, now, onProgress: settings.onProgress });
+  const puller = createPuller({ db, client, pageLimit, pagesPerTransaction: settings.pagesPerTransaction, skewMarginMs, now, onProgress: settings.onProgress });
   const pusher = createPusher({
     db,
     client,

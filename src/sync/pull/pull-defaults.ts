@@ -3,4 +3,4 @@
  * apps): the most records asked per page (each collection's own maximum applies on top), and the
  * safety margin under the server time of a traversal's start (docs/design.md, decision 3).
  */
-export const PULL_DEFAULTS = { pageLimit: 400, skewMarginMs: 60_000 } as const;
+export const PULL_DEFAULTS = { pageLimit: 400, pagesPerTransaction: 1, skewMarginMs: 60_000 } as const;

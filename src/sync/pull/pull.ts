@@ -8,7 +8,7 @@ import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js'
 import { holdInQuarantine, refusalsOfPage } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
-import { openTraversal, pageLimitFor, traverse, type OpenTraversal } from './traverse.js';
+import { openTraversal, pageLimitFor, traverseInGroups, type OpenTraversal } from './traverse.js';
 
 /** Progress of one collection's pull, as it goes. */
 export interface CollectionProgress {
@@ -57,11 +57,17 @@ export interface PullerOptions {
   /** Safety margin under the server time of a traversal's start (ms). @default 60_000 */
   skewMarginMs?: number;
   /**
+   * The most pages of a traversal written in one transaction, with the cursor of the last: those
+   * that arrived while the previous transaction ran (one, when the network is the slower side).
+   * Pages keep being fetched during a write until this many wait. @default 1
+   */
+  pagesPerTransaction?: number;
+  /**
    * Local clock (wall time): `lastSyncAt`, quarantine times, and one of the two measures of how
    * long a traversal's first response took (see {@link startStopwatch}). @default Date.now
    */
   now?: () => number;
-  /** Called after every applied page. */
+  /** Called after every transaction of applied pages. */
   onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
 }
 
@@ -96,6 +102,7 @@ export function createPuller(options: PullerOptions): Puller {
   const { db, client } = options;
   const pageLimit = options.pageLimit ?? PULL_DEFAULTS.pageLimit;
   const skew = options.skewMarginMs ?? PULL_DEFAULTS.skewMarginMs;
+  const pagesPerTransaction = options.pagesPerTransaction ?? PULL_DEFAULTS.pagesPerTransaction;
   const now = options.now ?? Date.now;
 
   /** The first page of the collection pulled next, requested ahead (see {@link PullOptions.next}). */
@@ -129,49 +136,47 @@ export function createPuller(options: PullerOptions): Puller {
     const elapsed = early?.elapsed ?? startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
 
-    await traverse(
-      client,
-      collection,
-      early?.traversal ?? traversalQuery(collection, row),
-      signal,
-      async (page: PageLike) => {
-        if (page.done && readAheadOf) readAhead(readAheadOf.collection, readAheadOf.row, signal);
-        const startedAt = cursor?.startedAt ?? traversalStart(page, row.checkpoint, elapsed());
-        const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
-        // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
-        const refused = refusalsOfPage(collection, page.rejected, now);
-        const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
-        const next: TraversalCursor = {
-          versionStart,
-          idStart: page.cursor ?? base.idStart,
-          startedAt: base.startedAt,
-          maxV: Math.max(base.maxV, highestVersion(records)),
-          records: base.records + page.length,
-        };
-        const applied = await db.transaction('rw', tables, async () => {
-          // The cursor is saved in the same transaction as the page it follows: a crash
-          // between pages resumes exactly here, never past an unwritten page. The three are
-          // sent together (one round trip to the database, not three); if one fails, none is kept.
-          const [result] = await writesTogether([
-            // Without a version filter a page is every record of its id range.
-            applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
-            holdInQuarantine(db, refused.rows),
-            db._sync_checkpoints.put({ ...row, cursor: next }),
-          ]);
-          return result;
-        });
-        cursor = next;
-        report.written += applied.written + applied.deferred;
-        report.pages++;
-        report.received += page.length;
-        report.quarantined += refused.rows.length;
-        if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refused.rescued.length)) report.mostlyRefused = true;
-        progress.pages++;
-        progress.records = next.records;
-        progress.position = next.idStart;
-        options.onProgress?.(collection, { ...progress });
-      },
-    );
+    await traverseInGroups(client, collection, early?.traversal ?? traversalQuery(collection, row), signal, pagesPerTransaction, async (pages: PageLike[]) => {
+      const last = pages[pages.length - 1]!;
+      if (last.done && readAheadOf) readAhead(readAheadOf.collection, readAheadOf.row, signal);
+      const startedAt = cursor?.startedAt ?? traversalStart(pages[0]!, row.checkpoint, elapsed());
+      const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
+      // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
+      const refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
+      const records = pages.flatMap((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
+      const received = pages.reduce((n, page) => n + page.length, 0);
+      const next: TraversalCursor = {
+        versionStart,
+        idStart: last.cursor ?? base.idStart,
+        startedAt: base.startedAt,
+        maxV: Math.max(base.maxV, highestVersion(records)),
+        records: base.records + received,
+      };
+      const applied = await db.transaction('rw', tables, async () => {
+        // The cursor is saved in the same transaction as the pages it follows: a crash between
+        // transactions resumes exactly here, never past an unwritten page. The three are sent
+        // together (one round trip to the database, not three); if one fails, none is kept.
+        const [result] = await writesTogether([
+          // Without a version filter the pages are every record of their id range.
+          applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
+          holdInQuarantine(db, refusals.flatMap((r) => r.rows)),
+          db._sync_checkpoints.put({ ...row, cursor: next }),
+        ]);
+        return result;
+      });
+      cursor = next;
+      report.written += applied.written + applied.deferred;
+      report.pages += pages.length;
+      report.received += received;
+      for (const [i, page] of pages.entries()) {
+        report.quarantined += refusals[i]!.rows.length;
+        if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refusals[i]!.rescued.length)) report.mostlyRefused = true;
+      }
+      progress.pages += pages.length;
+      progress.records = next.records;
+      progress.position = next.idStart;
+      options.onProgress?.(collection, { ...progress });
+    });
 
     // Only a completed traversal moves the checkpoint; a cancelled one keeps its cursor.
     const finished = cursor;

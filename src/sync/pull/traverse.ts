@@ -50,30 +50,131 @@ export async function traverse(
   signal: AbortSignal | undefined,
   onPage: (page: PageLike) => Promise<void>,
 ): Promise<void> {
+  await traverseInGroups(client, collection, traversal, signal, 1, (pages) => onPage(pages[0]!));
+}
+
+/**
+ * Walks every page of a forward traversal as {@link traverse} does, but hands `onPages` every page
+ * that arrived while the previous call ran, in order, up to `pagesPerCall` at a time (at least
+ * one: it never waits for more than the next page). Pages keep being fetched while `onPages`
+ * runs, until `pagesPerCall` wait: so at most twice `pagesPerCall` pages are in memory, and when
+ * the network is slower than the writes, each call gets one page as soon as it comes. A request
+ * that fails is raised once the pages that came before it were handed on. If `onPages` throws,
+ * or `signal` aborts, the requests are cancelled and the error propagates.
+ */
+export async function traverseInGroups(
+  client: SyncClient,
+  collection: CollectionName,
+  traversal: Omit<TraversalQuery, 'signal'> | OpenTraversal,
+  signal: AbortSignal | undefined,
+  pagesPerCall: number,
+  onPages: (pages: PageLike[]) => Promise<void>,
+): Promise<void> {
   const opened = 'iterator' in traversal ? traversal : openTraversal(client, collection, traversal);
   const forward = () => opened.controller.abort(signal?.reason);
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
   const { iterator } = opened;
-  let next = opened.first;
-  try {
+  const arrived = createPageQueue(pagesPerCall);
+  // The requests run on their own, one after the other, while pages are handed on: the next is
+  // asked only once there is room for it.
+  const fetching = (async () => {
+    let next = opened.first;
     for (;;) {
       const step = await next;
       if (step.done) return;
-      const page = step.value;
-      next = page.done ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
-      // The read-ahead may fail while this page is written; its error is raised when it is awaited.
-      next.catch(() => undefined);
-      await onPage(page);
+      arrived.push(step.value);
+      if (step.value.done || !(await arrived.room())) return;
+      next = iterator.next();
+    }
+  })().then(
+    () => arrived.end(),
+    (error: unknown) => arrived.fail(error),
+  );
+  try {
+    for (;;) {
+      const pages = await arrived.take();
+      if (pages.length === 0) return;
+      // Pages that came before an abort are not written after it.
+      if (opened.controller.signal.aborted) throw opened.controller.signal.reason;
+      await onPages(pages);
     }
   } catch (error) {
+    arrived.stop();
     opened.controller.abort(error);
-    next.catch(() => undefined);
+    await fetching;
     await iterator.return?.().catch(() => undefined);
     throw error;
   } finally {
     signal?.removeEventListener('abort', forward);
   }
+}
+
+/** Pages fetched and not yet handed on, at most `capacity`; see {@link traverseInGroups}. */
+interface PageQueue {
+  push(page: PageLike): void;
+  /** Waits until fewer than `capacity` pages wait; false once the walk stopped. */
+  room(): Promise<boolean>;
+  /**
+   * Every page that is waiting, up to `capacity`, once one is; none once the traversal ended. A
+   * failed request's error is raised once the pages before it were taken.
+   */
+  take(): Promise<PageLike[]>;
+  /** No more pages will come. */
+  end(): void;
+  /** The next request failed with `error`. */
+  fail(error: unknown): void;
+  /** The walk stopped: a wait for room ends. */
+  stop(): void;
+}
+
+function createPageQueue(capacity: number): PageQueue {
+  const pages: PageLike[] = [];
+  let ended = false;
+  let stopped = false;
+  let failure: { error: unknown } | undefined;
+  let wakeTaker: (() => void) | undefined;
+  let wakeFetcher: (() => void) | undefined;
+  const wakeTheTaker = () => {
+    wakeTaker?.();
+    wakeTaker = undefined;
+  };
+  const wakeTheFetcher = () => {
+    wakeFetcher?.();
+    wakeFetcher = undefined;
+  };
+  return {
+    push(page) {
+      pages.push(page);
+      wakeTheTaker();
+    },
+    async room() {
+      while (pages.length >= capacity && !stopped) await new Promise<void>((resolve) => (wakeFetcher = resolve));
+      return !stopped;
+    },
+    async take() {
+      while (pages.length === 0 && !ended && !failure) await new Promise<void>((resolve) => (wakeTaker = resolve));
+      if (pages.length > 0) {
+        const taken = pages.splice(0, capacity);
+        wakeTheFetcher();
+        return taken;
+      }
+      if (failure) throw failure.error;
+      return [];
+    },
+    end() {
+      ended = true;
+      wakeTheTaker();
+    },
+    fail(error) {
+      failure = { error };
+      wakeTheTaker();
+    },
+    stop() {
+      stopped = true;
+      wakeTheFetcher();
+    },
+  };
 }
 
 /**

@@ -169,6 +169,60 @@ describe('createPuller', () => {
     await expectConverged(db, sim, ['products']);
   });
 
+  it.each([3, 64])('mirrors every collection record for record with %i pages per transaction', async (pagesPerTransaction) => {
+    const { sim, client, db } = await setup();
+    const puller = createPuller({ db, client, pageLimit: 4, pagesPerTransaction });
+    for (const c of COLLECTIONS) await puller.pull(c);
+    await expectConverged(db, sim, COLLECTIONS);
+    expect((await db._sync_checkpoints.toArray()).every((row) => row.initialDone && row.cursor === undefined)).toBe(true);
+  });
+
+  it('keeps neither the pages of a transaction nor its cursor when one write fails, with several pages per transaction', async () => {
+    const { sim, client, db } = await setup();
+    const ids = sim.store.list('products').map((p) => BigInt(String(p.id))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    const writable = new Set(ids.slice(0, 12));
+    // Pages arrive during the writes, so a transaction holds several: the one that reaches the
+    // thirteenth product fails as a whole.
+    const slow = withPageHook(client, () => new Promise((resolve) => setTimeout(resolve, 1)));
+    const refuse = (_key: string | undefined, row: StoredRecord): void => {
+      if (!writable.has(String(row.id_product))) throw new Error('price row refused');
+    };
+    db.product_price_matrix.hook('creating', refuse);
+    await expect(createPuller({ db, client: slow, pageLimit: 2, pagesPerTransaction: 4 }).pull('products')).rejects.toThrow('price row refused');
+    const saved = (await db._sync_checkpoints.get('products'))!;
+    const stored = (await db.products.toCollection().primaryKeys()).map(String);
+    // What was kept is exactly what the cursor says: the products up to it, with their children.
+    expect(saved.cursor?.records).toBe(stored.length);
+    expect(stored.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))).toEqual(ids.slice(0, stored.length));
+    if (stored.length > 0) expect(saved.cursor?.idStart).toBe(ids[stored.length - 1]);
+    expect(stored.every((id) => writable.has(id))).toBe(true);
+    expect((await db.product_price_matrix.toArray()).every((row) => stored.includes(String(row.id_product)))).toBe(true);
+
+    db.product_price_matrix.hook('creating').unsubscribe(refuse);
+    await createPuller({ db, client, pageLimit: 2, pagesPerTransaction: 4 }).pull('products');
+    await expectConverged(db, sim, ['products']);
+  });
+
+  it('resumes a traversal interrupted between transactions of several pages at the last one saved', async () => {
+    const { sim, client, db } = await setup();
+    const crashing = withPageHook(client, (_c, index) => {
+      if (index === 9) throw new Error('crash');
+    });
+    await expect(createPuller({ db, client: crashing, pageLimit: 3, pagesPerTransaction: 4 }).pull('orders')).rejects.toThrow('crash');
+    const saved = (await db._sync_checkpoints.get('orders'))!;
+    // Every page that came before the failed request was written, in transactions of up to four.
+    const ids = sim.store.list('orders').map((o) => BigInt(String(o.id))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    expect(saved.cursor?.records).toBe(3 * 10);
+    expect(saved.cursor?.idStart).toBe(ids[3 * 10 - 1]);
+    expect(await db.orders.count()).toBe(3 * 10);
+
+    const before = sim.requests.recent().length;
+    await createPuller({ db, client, pageLimit: 3, pagesPerTransaction: 4 }).pull('orders');
+    const firstResumed = sim.requests.recent().slice(before).find((r) => r.path.endsWith('/orders'));
+    expect(firstResumed?.query?.id_start).toBe(saved.cursor?.idStart);
+    await expectConverged(db, sim, ['orders']);
+  });
+
   it.each([400, 2])('writes the hydrated children of a first traversal only over older local copies (page limit %i)', async (pageLimit) => {
     const { sim, client, db } = await setup();
     const puller = createPuller({ db, client, pageLimit });
