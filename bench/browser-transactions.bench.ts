@@ -22,6 +22,8 @@ import { createSimulator } from '../src/simulator/index.js';
 import { buildBenchPage, runJob } from './browser/bench-page.js';
 import type { SyncTab } from './browser/first-sync.js';
 import { flag } from './browser/options.js';
+import { heartbeatMedian } from './browser/figures.js';
+import type { HeartbeatReport } from './browser/in-page/heartbeat.js';
 import type { MirrorSyncResult } from './browser/in-page/mirror-sync.js';
 import type { PagesPerTransactionResult } from './browser/in-page/pages-per-transaction.js';
 import { median, range } from './stats.js';
@@ -34,6 +36,8 @@ const write = process.env.WRITE || 'bare';
 if (write !== 'bare' && write !== 'mirror') throw new Error(`WRITE: expected bare or mirror, got "${write}"`);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`ROUNDS: expected a whole number >= 1, got "${process.env.ROUNDS}"`);
 if (groups.some((g) => !Number.isInteger(g) || g < 1) || !groups.includes(1)) throw new Error(`PAGES_PER_TRANSACTION: expected whole numbers >= 1 including 1, got "${process.env.PAGES_PER_TRANSACTION}"`);
+
+const ms = (x: number | null) => (x === null ? 'n/a' : `${x.toFixed(0)} ms`);
 
 const page = await buildBenchPage();
 const sim = await createSimulator({ port: 0, size: tenant as 'medium', seed: 3, activity: false });
@@ -53,9 +57,11 @@ try {
       const { min, max } = range(rates);
       const ratios = rates.map((r, i) => r / result.rates['1']![i]!);
       const spread = range(ratios);
+      const beats = result.heartbeats[String(group)] ?? [];
+      const longest = beats.length === 0 ? '' : `; longest task (median of rounds): timer heartbeat gap ${ms(heartbeatMedian(beats, 'timerMaxGapMs'))}, Long Tasks API ${ms(heartbeatMedian(beats, 'longTaskMaxMs'))}`;
       console.log(
         `  ${String(group).padStart(3)} page(s) per transaction: ${Math.round(median(rates)).toLocaleString('en').padStart(6)} records/s (rounds ${Math.round(min)}–${Math.round(max)}), ` +
-          `${(median(rates) / one).toFixed(2)}x one page (rounds ${spread.min.toFixed(2)}x–${spread.max.toFixed(2)}x)`,
+          `${(median(rates) / one).toFixed(2)}x one page (rounds ${spread.min.toFixed(2)}x–${spread.max.toFixed(2)}x)${longest}`,
       );
     }
   }
@@ -64,9 +70,10 @@ try {
   await sim.close();
 }
 
-/** Records/s by grouping, one value per round, the groupings' order turning each round. */
-async function measure(engine: EngineName): Promise<{ records: number; rates: Record<string, number[]>; version: string }> {
+/** Records/s by grouping, one value per round, the groupings' order turning each round (and the mirror's heartbeats). */
+async function measure(engine: EngineName): Promise<{ records: number; rates: Record<string, number[]>; heartbeats: Record<string, HeartbeatReport[]>; version: string }> {
   const rates: Record<string, number[]> = {};
+  const heartbeats: Record<string, HeartbeatReport[]> = {};
   let records = 0;
   let shared: EngineBrowser | undefined;
   let version = '';
@@ -80,6 +87,7 @@ async function measure(engine: EngineName): Promise<{ records: number; rates: Re
           const run = await timeOne(tab, group, round);
           records = run.records;
           (rates[group] ??= []).push(run.rate);
+          if (run.heartbeat) (heartbeats[group] ??= []).push(run.heartbeat);
           if (!fresh) await tab.close();
         } finally {
           if (fresh) await browser.close();
@@ -89,16 +97,16 @@ async function measure(engine: EngineName): Promise<{ records: number; rates: Re
   } finally {
     await shared?.close();
   }
-  return { records, rates, version };
+  return { records, rates, heartbeats, version };
 }
 
 /** One grouping's write of every record, in `tab`: records written and records/s. */
-async function timeOne(tab: SyncTab, group: number, round: number): Promise<{ records: number; rate: number }> {
+async function timeOne(tab: SyncTab, group: number, round: number): Promise<{ records: number; rate: number; heartbeat?: HeartbeatReport }> {
   if (write === 'mirror') {
     const args = { base: server.apiBaseUrl, token: sim.token, dbName: `mirror-${group}-${round}`, limitMs: 1_800_000, keep: false, pagesPerTransaction: group };
     const result = await runJob<MirrorSyncResult>(tab, 'mirrorSync', args);
     if (result.bounded) throw new Error(`the mirror's sync of ${group} page(s) per transaction hit the time limit`);
-    return { records: result.records, rate: result.records / (result.ms / 1000) };
+    return { records: result.records, rate: result.records / (result.ms / 1000), heartbeat: result.heartbeat };
   }
   const result = await runJob<PagesPerTransactionResult>(tab, 'pagesPerTransaction', { base: server.apiBaseUrl, token: sim.token, groups: [group], rounds: 1 });
   return { records: result.records, rate: result.rates[String(group)]![0]! };

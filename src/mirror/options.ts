@@ -55,7 +55,7 @@ export interface MirrorOptions {
    * fewer commits on a long first sync, where the writes are the slower side, and up to twice this
    * many pages held in memory; a tab closed mid-pull resumes after the last transaction, so up to
    * this many pages are fetched again. When the network is the slower side each page is written
-   * as it comes, whatever this says. @default 1
+   * as it comes, whatever this says. @default 8
    */
   pagesPerTransaction?: number;
   /** Safety margin of the checkpoint rule (ms). @default 60_000 */

@@ -28,6 +28,9 @@ describe('mirror.progress during a first sync', () => {
       categories: false,
       reconcileIntervalMs: 0,
       pageLimit: 50,
+      // A progress report after each page, so the estimate is read at the page that reaches halfway
+      // (with several pages per transaction it is the same estimate, read less often).
+      pagesPerTransaction: 1,
       retry: 0,
       fetch: async (input, init) => {
         const url = new URL(input instanceof Request ? input.url : String(input));

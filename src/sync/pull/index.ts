@@ -1,6 +1,7 @@
 /**
  * The pull (docs/design.md, decision 3): delta traversals by `_v` (`traverse.ts`), page by page,
- * each page applied with its cursor in one transaction (`apply-records.ts`, `pull.ts`), the next
+ * the pages that arrived during the previous write applied with the last one's cursor in one
+ * transaction (`apply-records.ts`, `pull.ts`), the next
  * checkpoint by the safe rule (`checkpoint.ts`); hydrations split into their own tables
  * (`hydrations.ts`); refused records quarantined (`quarantine.ts`); full reconcile sweeps
  * (`reconcile.ts`); the category tree (`categories.ts`); records that arrive by other means

@@ -59,7 +59,7 @@ export interface PullerOptions {
   /**
    * The most pages of a traversal written in one transaction, with the cursor of the last: those
    * that arrived while the previous transaction ran (one, when the network is the slower side).
-   * Pages keep being fetched during a write until this many wait. @default 1
+   * Pages keep being fetched during a write until this many wait. @default 8
    */
   pagesPerTransaction?: number;
   /**
@@ -143,29 +143,36 @@ export function createPuller(options: PullerOptions): Puller {
       const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
       // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
       const refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
-      const records = pages.flatMap((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
+      const pageRecords = pages.map((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
       const received = pages.reduce((n, page) => n + page.length, 0);
       const next: TraversalCursor = {
         versionStart,
         idStart: last.cursor ?? base.idStart,
         startedAt: base.startedAt,
-        maxV: Math.max(base.maxV, highestVersion(records)),
+        maxV: Math.max(base.maxV, ...pageRecords.map(highestVersion)),
         records: base.records + received,
       };
-      const applied = await db.transaction('rw', tables, async () => {
+      const written = await db.transaction('rw', tables, async () => {
         // The cursor is saved in the same transaction as the pages it follows: a crash between
-        // transactions resumes exactly here, never past an unwritten page. The three are sent
-        // together (one round trip to the database, not three); if one fails, none is kept.
-        const [result] = await writesTogether([
-          // Without a version filter the pages are every record of their id range.
-          applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
-          holdInQuarantine(db, refusals.flatMap((r) => r.rows)),
-          db._sync_checkpoints.put({ ...row, cursor: next }),
-        ]);
-        return result;
+        // transactions resumes exactly here, never past an unwritten page; if one write fails,
+        // none of the transaction is kept. Each page is applied on its own, in order, so the
+        // main thread reads and plans one page at a stretch however many share the commit. A
+        // page's writes, its quarantine rows and (with the last page) the cursor are sent
+        // together: one round trip to the database, not three.
+        let count = 0;
+        for (const [i, records] of pageRecords.entries()) {
+          const [result] = await writesTogether([
+            // Without a version filter the pages are every record of their id range.
+            applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
+            holdInQuarantine(db, refusals[i]!.rows),
+            i === pageRecords.length - 1 ? db._sync_checkpoints.put({ ...row, cursor: next }) : undefined,
+          ]);
+          count += result.written + result.deferred;
+        }
+        return count;
       });
       cursor = next;
-      report.written += applied.written + applied.deferred;
+      report.written += written;
       report.pages += pages.length;
       report.received += received;
       for (const [i, page] of pages.entries()) {
