@@ -83,7 +83,15 @@ function firefoxTab(page: Page): EngineTab {
       await page.addScriptTag({ content: code });
     },
     async click(selector) {
-      await page.click(selector);
+      // A node the page re-rendered between being found and being clicked is found again and
+      // clicked, as Playwright does in Chromium (and a person would): not a failure of the page.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await page.click(selector);
+        } catch (error) {
+          if (attempt >= 5 || !(error instanceof Error && /detached/i.test(error.message))) throw error;
+        }
+      }
     },
     async fill(selector, value) {
       if (value === '') {
