@@ -1,0 +1,131 @@
+/**
+ * One body, every storage the library supports in Node: the in-memory fake-indexeddb and the
+ * durable file storage (`pos-cloud-mirror/node`). A first sync of the small tenant with pages of
+ * 400 crosses every size threshold of the write path (a page's records written in several pieces,
+ * a product page's split price rows a group of their own, several pages per transaction, several
+ * transactions per collection, the file storage's journal folded into snapshots while it runs);
+ * then a restart, an offline edit across a restart, a conflict and a take-over, each as a user
+ * meets it. The browser engines run the same write path in `test/browser/`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { COLLECTIONS } from '../../src/schema/collections.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { Mirror } from '../../src/mirror/create-mirror.js';
+import { STORAGES, type StorageUnderTest } from './storages.js';
+
+const TABLES = [...COLLECTIONS, 'categories'] as const;
+
+let sim: Simulator | undefined;
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await sim?.close();
+  sim = undefined;
+});
+
+/** Counts of every table of `mirror`, by table. */
+async function countsOf(mirror: Mirror): Promise<Record<string, number>> {
+  return Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await mirror.db.table(t).count()] as const)));
+}
+
+/** Counts of every table the simulator holds, by table. */
+function serverCounts(server: Simulator): Record<string, number> {
+  return Object.fromEntries(TABLES.map((t) => [t, server.store.count(t)]));
+}
+
+describe.each(STORAGES)('a mirror on %s', (_name, storage: StorageUnderTest) => {
+  async function setup(size: 'tiny' | 'small') {
+    sim = await createSimulator({ port: 0, size, seed: 7, activity: false });
+    const device = storage.device();
+    cleanups.push(() => device.dispose());
+    const open = async (extra = {}) => {
+      const mirror = await device.open(sim!, extra);
+      cleanups.push(() => mirror.close());
+      return mirror;
+    };
+    return { sim, open };
+  }
+
+  it('copies the small tenant in pages of 400 and finds every record again after a restart, which resumes with a delta', { timeout: 120_000 }, async () => {
+    const { sim, open } = await setup('small');
+    const first = await open({ pageLimit: 400 });
+    const report = await first.syncNow();
+    expect(report.pulls.some((p) => p.pages > 1)).toBe(true);
+    const expected = serverCounts(sim);
+    expect(await countsOf(first)).toEqual(expected);
+    const checkpoints = await first.db._sync_checkpoints.toArray();
+    await first.close();
+
+    const second = await open({ pageLimit: 400 });
+    expect(await countsOf(second)).toEqual(expected);
+    expect(await second.db._sync_checkpoints.toArray()).toEqual(checkpoints);
+    sim.requests.clear();
+    await second.syncNow();
+    expect(sim.requests.recent().filter((r) => r.method === 'GET' && r.query['version_start'] === '0')).toEqual([]);
+  });
+
+  it('keeps an offline edit across a restart and pushes it once', async () => {
+    const { sim, open } = await setup('tiny');
+    const first = await open();
+    await first.syncNow();
+    sim.setFaults({ errorRate: 1 });
+    const created = await first.save('customers', { company: 'Trafika Na Rohu', email: 'trafika@example.com' });
+    const edited = (await first.db.customers.toArray()).find((c) => c._d === 0 && c.id !== created)!.id;
+    await first.save('customers', { id: edited, note_internal: 'counted twice' });
+    await first.syncNow().catch(() => undefined);
+    sim.setFaults({});
+    await first.close();
+
+    const second = await open();
+    expect((await second.pending()).map((e) => e.id).sort()).toEqual([created, edited].sort());
+    await second.syncNow();
+    expect(await second.pending()).toEqual([]);
+    expect(sim.requests.timesPosted('customers', created)).toBe(1);
+    expect(sim.requests.timesPosted('customers', edited)).toBe(1);
+    expect(sim.store.get('customers', created)).toMatchObject({ company: 'Trafika Na Rohu' });
+    expect(sim.store.get('customers', edited)).toMatchObject({ note_internal: 'counted twice' });
+  });
+
+  it('keeps a conflict across a restart, and the resolution chosen after it reaches the server', async () => {
+    const { sim, open } = await setup('tiny');
+    const first = await open();
+    await first.syncNow({ collections: ['customers'] });
+    const customer = (await first.db.customers.toArray()).find((c) => c._d === 0)!;
+    await first.save('customers', { id: customer.id, note_internal: 'mine' });
+    sim.store.write('customers', { id: customer.id, note_internal: 'theirs' });
+    await first.syncNow({ collections: ['customers'] });
+    const conflicts = await first.conflicts();
+    expect(conflicts).toHaveLength(1);
+    await first.close();
+
+    const second = await open();
+    expect(await second.conflicts()).toEqual(conflicts);
+    await second.resolveConflict(conflicts[0]!.key, 'local');
+    await second.syncNow({ collections: ['customers'] });
+    expect(await second.conflicts()).toEqual([]);
+    expect(sim.store.get('customers', customer.id)).toMatchObject({ note_internal: 'mine' });
+  });
+
+  it('takes over the edits a copy of another address left, and pushes them once after a restart', async () => {
+    const { sim, open } = await setup('tiny');
+    const old = await open({ dbName: `${storage.dbName}-old-address` });
+    await old.syncNow({ collections: ['warehouses'] });
+    sim.setFaults({ errorRate: 1 });
+    const created = await old.save('warehouses', { name: 'Sklad u nádraží' });
+    await old.syncNow({ collections: ['warehouses'] }).catch(() => undefined);
+    sim.setFaults({});
+    await old.close();
+
+    const current = await open();
+    // The tenant of both copies is compared before anything moves: the new copy needs a record of it.
+    await current.syncNow({ collections: ['warehouses'] });
+    const report = await current.takeOverEdits(`${storage.dbName}-old-address`);
+    expect(report.taken).toBe(1);
+    await current.close();
+    const restarted = await open();
+    expect((await restarted.pending()).map((e) => e.id)).toEqual([created]);
+    await restarted.syncNow({ collections: ['warehouses'] });
+    expect(sim.requests.timesPosted('warehouses', created)).toBe(1);
+    expect(await restarted.pending()).toEqual([]);
+  });
+});
