@@ -3,6 +3,7 @@ import { tryToId } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { durabilityByTables } from './durability.js';
 import { foldInflightRows } from './inflight.js';
+import { inTransaction } from './in-transaction.js';
 import { quarantineKey } from './quarantine-key.js';
 import { productSearchIndex } from './search-index.js';
 import { categorySearchWords, productSearchWords, SEARCH_FIELD } from './search-words.js';
@@ -134,7 +135,7 @@ async function foldLeftoverInflight(db: Dexie): Promise<void> {
     const inflight = db.table<InflightRow, number>(SYNC_TABLES.inflight);
     if ((await inflight.count()) === 0) return;
     const outbox = db.table<OutboxEntry, number>(SYNC_TABLES.outbox);
-    await db.transaction('rw', [outbox, inflight], () => foldInflightRows(outbox, inflight));
+    await inTransaction(db, 'rw', [outbox, inflight], (tx) => foldInflightRows(tx.table(SYNC_TABLES.outbox), tx.table(SYNC_TABLES.inflight)));
   } catch {
     // Left for the next push.
   }

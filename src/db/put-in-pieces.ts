@@ -24,6 +24,12 @@ const PIECE_MS = 12;
  * more. The records are written in their order, all in the caller's transaction; if a piece fails,
  * the transaction aborts, nothing more is sent, and the error thrown is that piece's (see
  * `writesTogether`).
+ *
+ * This is the one helper of the library that waits inside a transaction to send more (docs/design.md,
+ * "Inside a transaction"): it waits only on a request of its own transaction, whose completion the
+ * engine delivers while the transaction is still active. `table` must be bound to the transaction
+ * (`inTransaction` hands its scope such tables), so a piece sent after a wait goes to that
+ * transaction whatever Dexie takes as the current one by then.
  */
 export async function putInPieces<T>(table: Table<T>, records: readonly T[], slicer: TimeSlicer, now: () => number = () => performance.now()): Promise<void> {
   if (records.length === 0) return;

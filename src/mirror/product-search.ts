@@ -2,6 +2,7 @@ import { Dexie, type Transaction } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { foldForSearch, searchWords, SEARCH_FIELD, wholeNameEntry } from '../db/search-words.js';
 import { isLive, type StoredRecord } from '../db/sync-rows.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /**
  * How many live candidates a search ranks at most before it answers: the results asked for and a
@@ -61,7 +62,7 @@ export async function searchProducts(db: MirrorDb, text: string, limit: number):
   // (Dexie types `currentTransaction` as always set; it is null outside a transaction.)
   const ambient = Dexie.currentTransaction as Transaction | null;
   if (ambient) return rankedSearch(db, text, words, limit);
-  return db.transaction('r', [db.products, db.categories], () => rankedSearch(db, text, words, limit));
+  return inTransaction(db, 'r', [db.products, db.categories], (db) => rankedSearch(db, text, words, limit));
 }
 
 /**

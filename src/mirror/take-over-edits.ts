@@ -5,6 +5,7 @@ import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
 import { overlay, parentReferences } from '../sync/records/index.js';
 import { isTaken, readTaken, takenEntry, writeTaken, type TakenEntry } from './taken-entries.js';
+import { inTransaction } from '../db/in-transaction.js';
 
 /** Why an edit of the other copy stays there (see {@link TakeOverReport}). */
 export type LeftReason =
@@ -72,7 +73,7 @@ export async function takeOverEdits(ctx: TakeOverContext): Promise<TakeOverRepor
   const { moved, left } = await takeInto(ctx, edits);
   const noted = await readTaken(current, other.name);
   const { cleared, editedThere } = await clearFromOther(other, noted);
-  await current.transaction('rw', current._sync_meta, async () => {
+  await inTransaction(current, 'rw', current._sync_meta, async (current) => {
     const done = new Set([...cleared, ...editedThere].map((t) => t.seq));
     await writeTaken(current, other.name, (await readTaken(current, other.name)).filter((t) => !done.has(t.seq)));
   });
@@ -87,7 +88,7 @@ export async function takeOverEdits(ctx: TakeOverContext): Promise<TakeOverRepor
  * recognises such a POST if it landed.
  */
 async function readOtherEdits(other: MirrorDb): Promise<OtherEdit[]> {
-  return other.transaction('r', [...other.tables], async () => {
+  return inTransaction(other, 'r', [...other.tables], async (other) => {
     const entries = (await other._sync_outbox.toArray()).filter((e): e is OutboxEntry & { seq: number } => e.seq !== undefined).sort((a, b) => a.seq - b.seq);
     const sent = sentSnapshots(await other._sync_inflight.toArray());
     const conflicts = new Map((await other._sync_conflicts.toArray()).map((row) => [row.key, row]));
@@ -120,7 +121,7 @@ function sentSnapshots(rows: readonly InflightRow[]): Map<number, SentSnapshot> 
 async function takeInto(ctx: TakeOverContext, edits: readonly OtherEdit[]): Promise<{ moved: number; left: TakeOverReport['left'] }> {
   const { current, other, collections } = ctx;
   const tables = [...new Set(edits.map((e) => e.entry.collection))].map((c) => current.collection(c));
-  return current.transaction('rw', [...tables, current._sync_outbox, current._sync_conflicts, current._sync_meta], async () => {
+  return inTransaction(current, 'rw', [...tables, current._sync_outbox, current._sync_conflicts, current._sync_meta], async (current) => {
     const noted = await readTaken(current, other.name);
     const notedBySeq = new Map(noted.map((t) => [t.seq, t]));
     const left: TakeOverReport['left'] = [];
@@ -218,7 +219,7 @@ function placed(edit: OtherEdit, mine: StoredRecord | undefined): { record: Stor
  */
 async function clearFromOther(other: MirrorDb, taken: readonly TakenEntry[]): Promise<{ cleared: TakenEntry[]; editedThere: TakenEntry[] }> {
   if (taken.length === 0) return { cleared: [], editedThere: [] };
-  return other.transaction('rw', [other._sync_outbox, other._sync_conflicts, other._sync_inflight], async () => {
+  return inTransaction(other, 'rw', [other._sync_outbox, other._sync_conflicts, other._sync_inflight], async (other) => {
     const cleared: TakenEntry[] = [];
     const editedThere: TakenEntry[] = [];
     const currents = await other._sync_outbox.bulkGet(taken.map((t) => t.seq));

@@ -153,11 +153,17 @@ export class DatabaseJournal {
           const table = down.table(name);
           return {
             ...table,
-            mutate: async (request: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
-              const response = await table.mutate(request);
-              pending.get(request.trans)?.push(...opsOf(name, request, response));
-              return response;
-            },
+            // The promise the layer below gave, chained with its own `then`: never a native one
+            // (an `async` function). Dexie follows its transaction through the promises of its
+            // requests; a native promise in their chain settles where Dexie does not expect it,
+            // and the code of the transaction that awaited it runs on outside the transaction.
+            // Every write a pull sent after its first table's pieces then went to transactions of
+            // its own, and the pull's, left with no request, committed early (`PrematureCommitError`).
+            mutate: (request: DBCoreMutateRequest): Promise<DBCoreMutateResponse> =>
+              table.mutate(request).then((response) => {
+                pending.get(request.trans)?.push(...opsOf(name, request, response));
+                return response;
+              }),
           };
         },
       }),

@@ -9,6 +9,7 @@ import { withoutSent } from '../outbox/outbox-sent.js';
 import { childReferences } from '../records/relations.js';
 import { diffFields, isMetaField, overlay, sameValue } from '../records/fields.js';
 import { deletionFields } from '../records/tombstone.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
 export type ConflictChoice = 'local' | 'server' | object;
@@ -43,10 +44,10 @@ export async function resolveConflict(db: MirrorDb, key: string, choice: Conflic
       issues: [{ path: ['choice'], message: `expected 'local', 'server' or an object, got ${describeValue(choice)}` }],
     });
   }
-  const table = db.collection(collection);
   const children = childReferences(collection);
   const childTables = children.map(([child]) => db.collection(child));
-  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, ...childTables], async () => {
+  await inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts, ...childTables], async (db) => {
+    const table = db.collection(collection);
     const row = await db._sync_conflicts.get(key);
     if (!row) {
       throw new ValidationError(`resolveConflict: no unresolved conflict ${key}`, { issues: [{ path: ['key'], message: 'no such conflict' }] });

@@ -1,6 +1,7 @@
 import { META_KEYS } from '../../db/meta-keys.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { SyncEnvironment } from './environment.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** The `_sync_meta` key of the leader's lease, where Web Locks are missing. */
 const LEASE_KEY = META_KEYS.lease;
@@ -20,7 +21,7 @@ function leaseOf(row: { value?: unknown } | undefined): Lease | undefined {
  * true when `owner` holds it now, for `leaseMs` from `now`.
  */
 function takeLease(db: MirrorDb, owner: string, now: number, leaseMs: number): Promise<boolean> {
-  return db.transaction('rw', db._sync_meta, async () => {
+  return inTransaction(db, 'rw', db._sync_meta, async (db) => {
     const lease = leaseOf(await db._sync_meta.get(LEASE_KEY));
     if (!lease || lease.owner === owner || lease.expiresAt <= now) {
       await db._sync_meta.put({ key: LEASE_KEY, value: { owner, expiresAt: now + leaseMs } satisfies Lease });
@@ -32,8 +33,7 @@ function takeLease(db: MirrorDb, owner: string, now: number, leaseMs: number): P
 
 /** Gives the lease back when `owner` holds it, so a follower takes over at once; failures are ignored. */
 export async function giveBackLease(db: MirrorDb, owner: string): Promise<void> {
-  await db
-    .transaction('rw', db._sync_meta, async () => {
+  await inTransaction(db, 'rw', db._sync_meta, async (db) => {
       if (leaseOf(await db._sync_meta.get(LEASE_KEY))?.owner === owner) await db._sync_meta.delete(LEASE_KEY);
     })
     .catch(() => undefined);

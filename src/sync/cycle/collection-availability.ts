@@ -1,6 +1,7 @@
 import { META_KEYS } from '../../db/meta-keys.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CollectionName } from '../../schema/collections.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** A collection's list, or the category tree. */
 export type ListName = CollectionName | 'categories';
@@ -28,7 +29,7 @@ export async function readUnavailable(db: MirrorDb): Promise<UnavailableCollecti
 
 /** Marks `name` unavailable (keeping when it was first found so), or, with `reason` undefined, available again. */
 export async function noteAvailability(db: MirrorDb, name: ListName, reason: string | undefined, now: number): Promise<void> {
-  await db.transaction('rw', db._sync_meta, async () => {
+  await inTransaction(db, 'rw', db._sync_meta, async (db) => {
     const all = await readUnavailable(db);
     const before = all[name];
     if (reason === undefined && before === undefined) return;
@@ -41,7 +42,7 @@ export async function noteAvailability(db: MirrorDb, name: ListName, reason: str
 
 /** Forgets the marks of `names` (on `resync()`): the next run asks for them again. */
 export async function forgetUnavailable(db: MirrorDb, names: readonly ListName[]): Promise<void> {
-  await db.transaction('rw', db._sync_meta, async () => {
+  await inTransaction(db, 'rw', db._sync_meta, async (db) => {
     const all = await readUnavailable(db);
     if (!names.some((name) => all[name] !== undefined)) return;
     const next: UnavailableCollections = { ...all };

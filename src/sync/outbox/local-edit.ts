@@ -9,6 +9,7 @@ import { conflictKey } from '../../db/conflict-key.js';
 import { foldEdit, type LocalEdit } from './outbox-entry.js';
 import { isMetaField, sameValue, setField } from '../records/fields.js';
 import { deletionFields, isTombstone } from '../records/tombstone.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** Options of {@link saveLocal} and {@link removeLocal}. */
 export interface LocalEditOptions {
@@ -43,9 +44,9 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
   const id = rawId === undefined || rawId === null ? '0' : tryToId(rawId);
   // A bad id is reported together with every other bad field.
   if (id === undefined) validateWrite(collection, given, { now });
-  const table = db.collection(collection);
 
-  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+  return inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts], async (db) => {
+    const table = db.collection(collection);
     const local = id === '0' || id === undefined ? undefined : await table.get(id);
     if (!local) return createRecord(db, collection, given, id ?? '0', now);
 
@@ -86,8 +87,8 @@ export async function removeLocal(db: MirrorDb, collection: CollectionName, id: 
     });
   }
   const { now } = options;
-  const table = db.collection(collection);
-  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
+  await inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts], async (db) => {
+    const table = db.collection(collection);
     const local = await table.get(key);
     if (!local) {
       throw new ValidationError(`remove ${collection}: no record with id ${key} in the mirror`, {

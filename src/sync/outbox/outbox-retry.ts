@@ -1,6 +1,7 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { OutboxEntry } from '../../db/sync-rows.js';
 import type { Id } from '../../ids/id.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /**
  * Puts rejected entries back in the queue (state `pending`, reason cleared), all of them or
@@ -11,7 +12,7 @@ import type { Id } from '../../ids/id.js';
  */
 export async function retryRejected(db: MirrorDb, ids?: readonly Id[]): Promise<number> {
   const wanted = ids ? new Set(ids) : undefined;
-  return db.transaction('rw', db._sync_outbox, async () => {
+  return inTransaction(db, 'rw', db._sync_outbox, async (db) => {
     const rejected = await db._sync_outbox.where('state').equals('rejected').toArray();
     const retried: OutboxEntry[] = [];
     for (const entry of rejected) {

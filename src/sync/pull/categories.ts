@@ -3,6 +3,7 @@ import type { StoredRecord } from '../../db/sync-rows.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { holdInQuarantine, idOfRaw, quarantineRows } from './quarantine.js';
 import type { SyncClient } from '../sync-client.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /**
  * Categories come as one tree (no pagination, no version filter), so every pull reads the whole
@@ -21,7 +22,7 @@ export async function pullCategories(db: MirrorDb, client: SyncClient, signal?: 
   const keep = new Set(flat.map((c) => c.id));
   const rejected = roots.rejected ?? [];
   for (const { raw } of rejected) addBranchIds(raw, keep);
-  await db.transaction('rw', applyTables(db, 'categories'), async () => {
+  await inTransaction(db, 'rw', applyTables(db, 'categories'), async (db) => {
     await applyServerRecords(db, 'categories', flat);
     const rows = quarantineRows('categories', rejected, now());
     await holdInQuarantine(db, rows);

@@ -6,6 +6,7 @@ import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables, type ApplyResult } from './apply-records.js';
 import { rescueParent } from './hydrations.js';
 import { holdInQuarantine, quarantineRow, rescueRefusedParents } from './quarantine.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** What {@link ingestRecords} did. */
 export interface IngestReport extends ApplyResult {
@@ -73,7 +74,7 @@ async function applyAndQuarantine(
   records: readonly StoredRecord[],
   quarantine: readonly QuarantineRow[],
 ): Promise<IngestReport> {
-  return db.transaction('rw', applyTables(db, collection), async () => {
+  return inTransaction(db, 'rw', applyTables(db, collection), async (db) => {
     const applied = await applyServerRecords(db, collection, records);
     await holdInQuarantine(db, quarantine);
     return { ...applied, quarantined: quarantine.length };

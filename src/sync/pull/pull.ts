@@ -9,6 +9,7 @@ import { holdInQuarantine, refusalsOfPage } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
 import { openTraversal, pageLimitFor, traverseInGroups, type OpenTraversal } from './traverse.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** Progress of one collection's pull, as it goes. */
 export interface CollectionProgress {
@@ -152,7 +153,7 @@ export function createPuller(options: PullerOptions): Puller {
         maxV: Math.max(base.maxV, ...pageRecords.map(highestVersion)),
         records: base.records + received,
       };
-      const written = await db.transaction('rw', tables, async () => {
+      const written = await inTransaction(db, 'rw', tables, async (db) => {
         // The cursor is saved in the same transaction as the pages it follows: a crash between
         // transactions resumes exactly here, never past an unwritten page; if one write fails,
         // none of the transaction is kept. Each page is applied on its own, in order, so the

@@ -8,6 +8,7 @@ import { dropFromQuarantine, holdInQuarantine, idOfRaw, refusalsOfPage } from '.
 import type { SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
 import { pageLimitFor, traverse } from './traverse.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** What a reconcile sweep of one collection found and repaired. */
 export interface ReconcileReport {
@@ -84,7 +85,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
     // A parent refused only for a bad hydrated child is applied without it; the child is quarantined.
     const refused = refusalsOfPage(collection, page.rejected, now);
     const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
-    await db.transaction('rw', tables, async () => {
+    await inTransaction(db, 'rw', tables, async (db) => {
       const applied = await applyServerRecords(db, collection, records, { contiguous: true });
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);

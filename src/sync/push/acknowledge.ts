@@ -6,6 +6,7 @@ import { settleInflight, type InflightBatch } from '../../db/inflight.js';
 import type { OutgoingRecord } from './prepare.js';
 import { sameValue } from '../records/fields.js';
 import { isTombstone } from '../records/tombstone.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /**
  * Settles the entries of a POST the server acknowledged, in one transaction: the only place an
@@ -17,8 +18,8 @@ import { isTombstone } from '../records/tombstone.js';
  * sent); the items leave their batch's in-flight row in the same transaction.
  */
 export async function acknowledgeSent(db: MirrorDb, collection: CollectionName, items: readonly OutgoingRecord[], inflight?: InflightBatch): Promise<void> {
-  const table = db.collection(collection);
-  await db.transaction('rw', [table, db._sync_outbox, db._sync_inflight], async () => {
+  await inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_inflight], async (db) => {
+    const table = db.collection(collection);
     const currents = await readSeqs(db, items.map((i) => i.entry.seq));
     const deletes: number[] = [];
     const moved: { item: OutgoingRecord; current: OutboxEntry; serverMoved: boolean }[] = [];
@@ -133,7 +134,7 @@ async function updateEntries(
   inflight: InflightBatch | undefined,
   update: (current: OutboxEntry, item: OutgoingRecord, index: number) => OutboxEntry,
 ): Promise<void> {
-  await db.transaction('rw', [db._sync_outbox, db._sync_inflight], async () => {
+  await inTransaction(db, 'rw', [db._sync_outbox, db._sync_inflight], async (db) => {
     const currents = await db._sync_outbox.bulkGet(items.map((i) => i.entry.seq));
     const puts: OutboxEntry[] = [];
     items.forEach((item, i) => {

@@ -10,6 +10,7 @@ import { COLLECTION_INFO } from '../../schema/index.js';
 import { checkEntry, knownServerState, type CheckOutcome } from '../conflicts/conflict-check.js';
 import { readSent } from '../outbox/outbox-sent.js';
 import { mayReference } from '../records/relations.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** How many of the latest moves the database keeps for the status. */
 export const MOVED_CREATES_KEPT = 20;
@@ -42,7 +43,7 @@ export function isIdCollision(entry: OutboxEntry, outcome: CheckOutcome | undefi
 export async function moveCollidingCreates(db: MirrorDb, collection: CollectionName, seqs: readonly number[], now: number): Promise<MovedCreate[]> {
   if (seqs.length === 0) return [];
   const tables = [...COLLECTIONS.map((c) => db.collection(c)), db._sync_outbox, db._sync_conflicts, db._sync_inflight, db._sync_meta];
-  return db.transaction('rw', tables, async () => {
+  return inTransaction(db, 'rw', tables, async (db) => {
     const table = db.collection(collection);
     const carried = await seqsInFlight(db);
     const moves: MovedCreate[] = [];

@@ -12,6 +12,7 @@ import { isIdCollision } from './id-collisions.js';
 import { parentReferences } from '../records/relations.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from '../records/wire-record.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** One record on its way out: its entry as it stood when the POST was built, and what is sent. */
 export interface OutgoingRecord {
@@ -67,8 +68,8 @@ export async function prepareCollection(
   counts: PushCounts,
   collisions: 'report' | 'conflict' = 'report',
 ): Promise<PreparedCollection> {
-  const table = db.collection(collection);
-  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts, db._sync_inflight], async () => {
+  return inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts, db._sync_inflight], async (db) => {
+    const table = db.collection(collection);
     await foldInflightRows(db._sync_outbox, db._sync_inflight, collection);
     const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
