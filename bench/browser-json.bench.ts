@@ -10,12 +10,13 @@
 import { launchEngine, selectedEngines } from '../scripts/engines/index.js';
 import { buildBenchPage, runJob } from './browser/bench-page.js';
 import type { JsonResult } from './browser/in-page/json.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 
-const ROUNDS = 9;
-const TARGET_BYTES = 6 * 1024 * 1024;
+const ROUNDS = smokeOr(1, 9);
+const TARGET_BYTES = smokeOr(400 * 1024, 6 * 1024 * 1024);
 
-/** A deterministic ~6 MB JSON array of orders; ids above 2^53 written as bare integers. */
+/** A deterministic JSON array of TARGET_BYTES (~6 MB) of orders; ids above 2^53 written as bare integers. */
 function makeDocument(): string {
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -51,7 +52,7 @@ try {
       const rate = (ms: number[]) => mb / (median(ms) / 1000);
       const line = (label: string, ours: number[], native: number[]) =>
         `  ${label.padEnd(26)} ours ${rate(ours).toFixed(0).padStart(5)} MB/s   native ${rate(native).toFixed(0).padStart(5)} MB/s   ratio ${(median(native) / median(ours)).toFixed(2)}x`;
-      console.log(`${browser.version}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds`);
+      console.log(`${browser.version}: ${mb.toFixed(1)} MB of orders with big-integer ids, median of ${ROUNDS} interleaved rounds${SMOKE_NOTE}`);
       console.log(line('parseJson vs JSON.parse', times.parse, times.nativeParse));
       console.log(line('parseJsonBytes vs decode+', times.bytes, times.nativeBytes));
       console.log(line('stringifyJson vs native', times.stringify, times.nativeStringify));

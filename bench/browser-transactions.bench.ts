@@ -26,11 +26,12 @@ import { heartbeatMedian } from './browser/figures.js';
 import type { HeartbeatReport } from './browser/in-page/heartbeat.js';
 import type { MirrorSyncResult } from './browser/in-page/mirror-sync.js';
 import type { PagesPerTransactionResult } from './browser/in-page/pages-per-transaction.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median, range } from './stats.js';
 
-const rounds = Number(process.env.ROUNDS ?? 5);
+const rounds = Number(process.env.ROUNDS ?? smokeOr(1, 5));
 const groups = (process.env.PAGES_PER_TRANSACTION ?? '1,4,16').split(',').map(Number);
-const tenant = process.env.TENANT ?? 'medium';
+const tenant = process.env.TENANT ?? smokeOr('tiny', 'medium');
 const fresh = flag(process.env, 'FRESH');
 const write = process.env.WRITE || 'bare';
 if (write !== 'bare' && write !== 'mirror') throw new Error(`WRITE: expected bare or mirror, got "${write}"`);
@@ -49,7 +50,7 @@ try {
     const what = write === 'mirror' ? "the mirror's first sync (mirror.syncNow())" : "bare bulkPut into the mirror's tables and indexes";
     console.log(
       `${result.version}: ${result.records.toLocaleString('en')} records of the ${tenant} tenant, ${what}, ${rounds} interleaved rounds` +
-        `${fresh ? ', a fresh browser for each grouping of each round' : ''} (load average ${load} at the start, ${loadavg()[0]!.toFixed(1)} at the end)`,
+        `${fresh ? ', a fresh browser for each grouping of each round' : ''} (load average ${load} at the start, ${loadavg()[0]!.toFixed(1)} at the end)${SMOKE_NOTE}`,
     );
     const one = median(result.rates['1']!);
     for (const group of groups) {

@@ -58,6 +58,7 @@ import { inspectedTab, inspectWebKitPage } from './browser/webkit-inspector.js';
 import { webkitOnDiskHost } from './browser/webkit-on-disk.js';
 import { catalogue, searchQueries } from './search-catalogue.js';
 import { forkSimulator, type SimulatorProcess } from './simulator-process.js';
+import { SMOKE_NOTE } from './smoke.js';
 
 const options = browserBenchOptions();
 const startedAt = new Date();
@@ -69,7 +70,7 @@ process.on('unhandledRejection', (reason) => console.error(`unhandled rejection:
 const loadAtStart = loadavg();
 console.log(
   `${startedAt.toISOString()}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}; ` +
-    `engines ${options.engines.join(', ')}; tenants ${options.tenants.join(', ')}; ${options.rounds} rounds`,
+    `engines ${options.engines.join(', ')}; tenants ${options.tenants.join(', ')}; ${options.rounds} rounds${SMOKE_NOTE}`,
 );
 
 const page = await buildBenchPage({ profile: options.profileDir !== undefined });

@@ -7,11 +7,12 @@
  *   npm run bench -- client            (ORDERS=60000 LIMIT=1000 ROUNDS=5 to change the load)
  */
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 
-const ORDERS = Number(process.env.ORDERS ?? 60_000);
+const ORDERS = Number(process.env.ORDERS ?? smokeOr(2_500, 60_000));
 const LIMIT = Number(process.env.LIMIT ?? 1_000);
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 5));
 
 await main();
 
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const line = (label: string, xs: number[]): string => `${label.padEnd(34)} median ${fmt(median(xs)).padStart(7)} records/s   (${xs.map(fmt).join(', ')})`;
   const ratioLine = (label: string, xs: number[], aim: string): string =>
     `${label.padEnd(34)} median ${median(xs).toFixed(2)}x   (per round ${xs.map((r) => r.toFixed(2)).join(', ')}${aim})`;
-  console.log(`orders: ${orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved; simulator in a child process`);
+  console.log(`orders: ${orders}, limit ${LIMIT}, ${ROUNDS} rounds, interleaved; simulator in a child process${SMOKE_NOTE}`);
   console.log(line('fetch + JSON.parse (speed limit)', rates.bare));
   console.log(line('fetch + parseJson + parseRecord', rates.sameWork));
   console.log(line('client.pages()', rates.client));

@@ -18,10 +18,15 @@ import JSONbig from 'json-bigint';
 import { composeId } from '../src/ids/index.js';
 import { parseJson, parseJsonBytes, stringifyJson } from '../src/json/index.js';
 import { Rng } from '../src/simulator/rng.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { gc, median } from './stats.js';
 
-const TARGET_BYTES = 6_000_000;
-const ROUNDS = 15;
+const TARGET_BYTES = smokeOr(400_000, 6_000_000);
+const ROUNDS = smokeOr(1, 15);
+/** Rounds of json-bigint, for scale only (slow). */
+const SCALE_ROUNDS = smokeOr(1, 5);
+/** Text parsed per sample when a sample parses one page many times. */
+const PAGE_SAMPLE_BYTES = smokeOr(300_000, 3_000_000);
 
 const NOTES = [
   'Stůl 4, bez cibule',
@@ -139,7 +144,7 @@ const small = stringifyJson(makeRecords(false));
 const smallBytes = Buffer.byteLength(small);
 const jsonBig = JSONbig({ storeAsString: true });
 
-console.log(`${records.length} records, ${(bytes / records.length).toFixed(0)} bytes each, 10 big-integer ids per record; ${ROUNDS} rounds, median`);
+console.log(`${records.length} records, ${(bytes / records.length).toFixed(0)} bytes each, 10 big-integer ids per record; ${ROUNDS} rounds, median${SMOKE_NOTE}`);
 
 const parseBig = measure(
   [
@@ -162,7 +167,7 @@ report('parse, same records with small ids (nothing to quote)', smallBytes, pars
 // What the client parses per request: one page of 100 or 400 records (many parses per sample).
 for (const size of [100, 400]) {
   const page = stringifyJson(records.slice(0, size));
-  const repeat = Math.ceil(3_000_000 / page.length);
+  const repeat = Math.ceil(PAGE_SAMPLE_BYTES / page.length);
   const pageParse = measure(
     [
       { name: 'JSON.parse (native)', run: () => { for (let i = 0; i < repeat; i++) JSON.parse(page); } },
@@ -192,7 +197,7 @@ const parseScale = measure(
     { name: 'JSON.parse (native)', run: () => JSON.parse(text) },
     { name: 'json-bigint storeAsString', run: () => jsonBig.parse(text) },
   ],
-  5,
+  SCALE_ROUNDS,
 );
 report('for scale: json-bigint on the big-integer text', bytes, parseScale, 'JSON.parse (native)');
 

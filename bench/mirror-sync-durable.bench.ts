@@ -17,11 +17,13 @@ import type { StoredRecord } from '../src/db/sync-rows.js';
 import type { SizeOption } from '../src/simulator/size.js';
 import { DURABLE_BENCH_DB, measureRestarts } from './durable-restart.js';
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 import { TENANT_100K } from './tenants.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const RESTARTS = Number(process.env.RESTARTS ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 3));
+const RESTARTS = Number(process.env.RESTARTS ?? smokeOr(1, 3));
+const TENANT = smokeOr<SizeOption>('small', TENANT_100K);
 
 await main();
 
@@ -36,7 +38,7 @@ async function libraries() {
 
 async function main(): Promise<void> {
   const lib = await libraries();
-  const server = await forkSimulator({ size: TENANT_100K, seed: 9 });
+  const server = await forkSimulator({ size: TENANT, seed: 9 });
   const connection = { baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', reconcileIntervalMs: 0 };
   const dirs: string[] = [];
   const newDir = () => {
@@ -99,13 +101,13 @@ async function main(): Promise<void> {
   }
   const rate = (ms: number[]) => total / (median(ms) / 1000);
   const fmt = (n: number) => Math.round(n).toLocaleString('en');
-  console.log(`tenant: ${total.toLocaleString('en')} records stored`);
+  console.log(`tenant: ${total.toLocaleString('en')} records stored${SMOKE_NOTE}`);
   console.log(`first sync into fake-indexeddb alone (in memory):        ${fmt(rate(memory))} records/s`);
   console.log(`first sync into the durable file storage:                ${fmt(rate(durable))} records/s`);
   console.log(`bare Dexie bulkPut into the same durable storage:        ${fmt(rate(bulk))} records/s`);
   console.log(`ratio durable sync / durable bulkPut: ${(rate(durable) / rate(bulk)).toFixed(2)}x; durable / in memory: ${(rate(durable) / rate(memory)).toFixed(2)}x (medians of ${ROUNDS})`);
   console.log(`peak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
-  await measureRestarts('100k mirror', server, firstDir, RESTARTS);
+  await measureRestarts(`${total.toLocaleString('en')}-record mirror`, server, firstDir, RESTARTS);
   server.stop();
 
   if (process.env.LARGE) await large(lib);

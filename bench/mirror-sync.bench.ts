@@ -8,13 +8,18 @@
  *   npm run bench -- mirror-sync            ROUNDS=3; LARGE=1 adds the ~1M-record tenant (mirror-sync-large.ts)
  */
 import type { StoredRecord } from '../src/db/sync-rows.js';
+import type { SizeOption } from '../src/simulator/size.js';
 import { runLarge } from './mirror-sync-large.js';
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 import { TENANT_100K } from './tenants.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const TENANT = TENANT_100K;
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 3));
+const TENANT = smokeOr<SizeOption>('small', TENANT_100K);
+/** Rows of the table the live query watches, and writes timed. */
+const LIVE_ROWS = smokeOr(5_000, 100_000);
+const LIVE_WRITES = smokeOr(3, 20);
 
 await main();
 
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
     stored.set(c, rows);
     total += rows.length;
   }
-  console.log(`tenant: ${server.total} records on the server, ${total} stored (categories included)`);
+  console.log(`tenant: ${server.total} records on the server, ${total} stored (categories included)${SMOKE_NOTE}`);
 
   requests = 0;
   const idleStarted = performance.now();
@@ -92,17 +97,17 @@ async function main(): Promise<void> {
   console.log(`ratio: ${(m / b).toFixed(2)}x (aim >= 0.8x)`);
   console.log(`idle delta sync (nothing changed): ${idleRequests} requests, ${idleMs.toFixed(0)} ms`);
 
-  // Live query latency after one write into a 100,000-row table.
+  // Live query latency after one write into a LIVE_ROWS-row table.
   const db = new MirrorDb(`bench-${++dbSeq}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   const details = stored.get('order_details')!;
   const rows: StoredRecord[] = [];
-  for (let i = 0; rows.length < 100_000; i++) {
+  for (let i = 0; rows.length < LIVE_ROWS; i++) {
     const base = details[i % details.length]!;
     rows.push({ ...base, id: `${5_000_000_000_000_000 + i}0`, id_order: `${1_000 + (i % 5_000)}` });
   }
   for (let i = 0; i < rows.length; i += 2_000) await db.order_details.bulkPut(rows.slice(i, i + 2_000));
   const latencies: number[] = [];
-  for (let k = 0; k < 20; k++) {
+  for (let k = 0; k < LIVE_WRITES; k++) {
     const target = `${900_000 + k}`;
     let writtenAt = 0;
     await new Promise<void>((resolve) => {
@@ -120,7 +125,7 @@ async function main(): Promise<void> {
       });
     });
   }
-  console.log(`live query notification after one write into a ${(await db.order_details.count()).toLocaleString('en')}-row table: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (20 writes)`);
+  console.log(`live query notification after one write into a ${(await db.order_details.count()).toLocaleString('en')}-row table: median ${median(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${LIVE_WRITES} writes)`);
   db.close();
   server.stop();
 

@@ -19,10 +19,11 @@
 import { profileShare } from './cpu-profile.js';
 import { allStrictPages } from './peers/strict-page.js';
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { gc, median } from './stats.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const CUSTOMERS = 100_000;
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 5));
+const CUSTOMERS = smokeOr(2_000, 100_000);
 
 type Row = Record<string, unknown>;
 type Variant = 'as served' | 'null fields absent' | 'nulls as [] under *field';
@@ -43,7 +44,7 @@ const data: Record<Variant, Row[]> = {
   'nulls as [] under *field': rows.map((r) => reshape(r, (copy, f) => (copy[f] = []))),
 };
 const nulls = indexed.map((f) => `${f} ${rows.filter((r) => r[f] === null).length.toLocaleString('en-US')}`).join(', ');
-console.log(`${rows.length.toLocaleString('en-US')} customers; null indexed fields: ${nulls}`);
+console.log(`${rows.length.toLocaleString('en-US')} customers; null indexed fields: ${nulls}${SMOKE_NOTE}`);
 
 let seq = 0;
 async function bulkPut(variant: Variant): Promise<number> {

@@ -27,9 +27,10 @@ import type { CandidateName, Job } from './peers/job.js';
 import { LABELS } from './peers/report.js';
 import { SCENARIOS } from './peers/scenarios.js';
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 3));
 const ONLY = process.env.SCENARIO;
 const ENGINES = selectedEngines(process.env.ENGINES ?? 'chromium');
 const ORDER = Object.keys(LABELS) as CandidateName[];
@@ -42,7 +43,7 @@ const startedAt = new Date();
 const loadAtStart = loadavg();
 console.log(
   `${startedAt.toISOString()}: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}; ` +
-    `engines ${ENGINES.join(', ')}; ${ROUNDS} rounds interleaved, a fresh tab and empty IndexedDB per run`,
+    `engines ${ENGINES.join(', ')}; ${ROUNDS} rounds interleaved, a fresh tab and empty IndexedDB per run${SMOKE_NOTE}`,
 );
 
 // Two pages: RxDB's Dexie copy and the mirror's cannot load in one page.

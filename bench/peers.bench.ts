@@ -21,8 +21,9 @@ import { runCandidate } from './peers/candidate-process.js';
 import type { CandidateName, Outcome } from './peers/job.js';
 import { LABELS, reportLines } from './peers/report.js';
 import { SCENARIOS } from './peers/scenarios.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 5));
 const ONLY = process.env.SCENARIO;
 const ORDER = Object.keys(LABELS) as CandidateName[];
 
@@ -31,7 +32,7 @@ for (const scenario of SCENARIOS) {
   const server = await forkSimulator({ size: scenario.size, seed: 9 });
   try {
     const records = scenario.collections.reduce((n, c) => n + server.counts[c], 0);
-    console.log(`\n${scenario.label}: ${records.toLocaleString('en-US')} records, ${ROUNDS} rounds interleaved, each run in its own process`);
+    console.log(`\n${scenario.label}: ${records.toLocaleString('en-US')} records, ${ROUNDS} rounds interleaved, each run in its own process${SMOKE_NOTE}`);
     const outcomes = Object.fromEntries(ORDER.map((name) => [name, [] as Outcome[]])) as Record<CandidateName, Outcome[]>;
     for (let round = 0; round < ROUNDS; round++) {
       for (const candidate of ORDER) {

@@ -12,8 +12,9 @@ import { createMirror } from '../src/mirror/create-mirror.js';
 import type { CollectionSyncProgress } from '../src/mirror/status.js';
 import type { SizeOption } from '../src/simulator/size.js';
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 
-const TENANTS = (process.env.TENANTS ?? 'small,medium').split(',').filter(Boolean) as SizeOption[];
+const TENANTS = (process.env.TENANTS ?? smokeOr('small', 'small,medium')).split(',').filter(Boolean) as SizeOption[];
 /** Collections of fewer pages than this are left out: their estimate is over before it matters. */
 const MIN_PAGES = 5;
 const AT = [0.1, 0.5, 0.9];
@@ -39,7 +40,7 @@ async function measure(tenant: SizeOption): Promise<void> {
   subscription.unsubscribe();
   await mirror.close();
   server.stop();
-  console.log(`\n${String(tenant)} tenant: ${server.total.toLocaleString('en')} records, first sync ${seconds.toFixed(1)} s`);
+  console.log(`\n${String(tenant)} tenant: ${server.total.toLocaleString('en')} records, first sync ${seconds.toFixed(1)} s${SMOKE_NOTE}`);
   console.log(`  ${'collection'.padEnd(22)} ${'records'.padStart(9)} ${'pages'.padStart(6)}  first estimate   error of the estimated total at ${AT.map((a) => `${a * 100}%`).join(' / ')}`);
   const errors: number[][] = AT.map(() => []);
   for (const [name, list] of seen) {

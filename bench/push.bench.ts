@@ -10,10 +10,11 @@
  *   npm run bench -- push            (EDITS=10000 ROUNDS=3 MAX_RECORDS=100 to change the load)
  */
 import { forkSimulator } from './simulator-process.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 
-const EDITS = Number(process.env.EDITS ?? 10_000);
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const EDITS = Number(process.env.EDITS ?? smokeOr(500, 10_000));
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 3));
 const MAX_RECORDS = Number(process.env.MAX_RECORDS ?? 100);
 
 await main();
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     tables: Object.fromEntries(await Promise.all(['customers', 'products', 'warehouses', 'employees', 'orders', 'order_details'].map(async (c) => [c, await seedDb.table(c).toArray()] as const))),
   };
   seedDb.close();
-  console.log(`seeded ${edits} offline edits with saveLocal in ${seedSeconds.toFixed(1)} s (${Math.round(edits / seedSeconds)} edits/s, not part of the ratio)`);
+  console.log(`seeded ${edits} offline edits with saveLocal in ${seedSeconds.toFixed(1)} s (${Math.round(edits / seedSeconds)} edits/s, not part of the ratio)${SMOKE_NOTE}`);
 
   let round = 0;
   async function freshDb() {

@@ -16,9 +16,11 @@ import { parseJson, stringifyJson } from '../src/json/index.js';
 import { parseRecord, type SchemaName } from '../src/schema/index.js';
 import { createSimulator } from '../src/simulator/index.js';
 import { hydrateProduct } from '../src/simulator/http/handlers/hydrate.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { gc, median } from './stats.js';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const ROUNDS = Number(process.env.ROUNDS ?? smokeOr(1, 15));
+const TENANT = smokeOr<'tiny' | 'small'>('tiny', 'small');
 const COLLECTIONS = ['orders', 'order_details', 'products', 'customers', 'stock_history'] as const satisfies readonly SchemaName[];
 
 /**
@@ -30,7 +32,7 @@ function cpuMicros(): number {
   return user + system;
 }
 
-const sim = await createSimulator({ size: 'small' });
+const sim = await createSimulator({ size: TENANT });
 const inputs = new Map<SchemaName, unknown[]>();
 try {
   for (const collection of COLLECTIONS) {
@@ -99,7 +101,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 void sink;
 
-console.log(`parseRecord (read face) vs structuredClone, CPU us/record and ratio, medians of ${ROUNDS} interleaved rounds`);
+console.log(`parseRecord (read face) vs structuredClone, CPU us/record and ratio, medians of ${ROUNDS} interleaved rounds${SMOKE_NOTE}`);
 console.log(`${'collection'.padEnd(16)}${'records'.padStart(8)}${'parseRecord'.padStart(13)}${'clone'.padStart(9)}${'ratio'.padStart(8)}`);
 for (const [collection, records] of inputs) {
   const parse = median(times.get(key(collection, 'parseRecord'))!);

@@ -13,13 +13,14 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { MirrorDb } from '../src/db/mirror-db.js';
 import { createQueries } from '../src/mirror/queries.js';
 import { catalogue, searchQueries } from './search-catalogue.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { median } from './stats.js';
 
-const PRODUCTS = Number(process.env.SEARCH_PRODUCTS ?? 100_000);
+const PRODUCTS = Number(process.env.SEARCH_PRODUCTS ?? smokeOr(2_000, 100_000));
 
 const { products, categories } = await catalogue(PRODUCTS);
 const kinds = searchQueries(products);
-console.log(`${products.length.toLocaleString('en-US')} products, ${categories.length} categories`);
+console.log(`${products.length.toLocaleString('en-US')} products, ${categories.length} categories${SMOKE_NOTE}`);
 
 const db = new MirrorDb('search-bench', { indexedDB: new IDBFactory(), IDBKeyRange });
 await db.products.bulkPut(products);

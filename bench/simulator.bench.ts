@@ -7,7 +7,10 @@
 import { COLLECTIONS } from '../src/schema/collections.js';
 import { createSimulator } from '../src/simulator/index.js';
 import { toWire } from '../src/simulator/http/wire.js';
+import { SMOKE_NOTE, smokeOr } from './smoke.js';
 import { gc } from './stats.js';
+
+const SIZE = smokeOr<'small' | 'large'>('small', 'large');
 
 const heap = (): number => {
   gc();
@@ -16,11 +19,11 @@ const heap = (): number => {
 
 const heapBefore = heap();
 const t0 = performance.now();
-const sim = await createSimulator({ size: 'large', seed: 1 });
+const sim = await createSimulator({ size: SIZE, seed: 1 });
 const startupMs = performance.now() - t0;
 const heapAfter = heap();
 const total = COLLECTIONS.reduce((n, c) => n + sim.store.count(c), 0);
-console.log(`large tenant: ${total.toLocaleString('en')} records, start-up ${startupMs.toFixed(0)} ms, heap +${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB`);
+console.log(`${SIZE} tenant: ${total.toLocaleString('en')} records, start-up ${startupMs.toFixed(0)} ms, heap +${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB${SMOKE_NOTE}`);
 
 const headers = { authorization: `A|${sim.token}`, accept: 'application/json' };
 async function traverse(): Promise<{ records: number; pages: number; bytes: number; ms: number }> {

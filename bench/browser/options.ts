@@ -3,6 +3,7 @@
  * runs only files named `*.bench.ts`.
  */
 import { selectedEngines, type EngineName } from '../../scripts/engines/index.js';
+import { smokeOr } from '../smoke.js';
 
 /** The simulator's tenant presets the first sync is measured on. */
 export type TenantName = 'tiny' | 'small' | 'medium';
@@ -14,15 +15,15 @@ export type LargeSize = TenantName | 'large';
 export interface BrowserBenchOptions {
   /** `ENGINES=chromium,webkit`. @default all three */
   engines: EngineName[];
-  /** `TENANTS=small`. @default ['small', 'medium'] */
+  /** `TENANTS=small`. @default ['small', 'medium'] (['small'] in a smoke run) */
   tenants: TenantName[];
-  /** `ROUNDS`: interleaved rounds per tenant. @default 3 */
+  /** `ROUNDS`: interleaved rounds per tenant. @default 3 (1 in a smoke run) */
   rounds: number;
   /** `ROUND_LIMIT_S`: a round stops after this many seconds. @default 600 */
   roundLimitMs: number;
-  /** `SEARCH_PRODUCTS`: the catalogue's size; 0 leaves search out. @default 100000 */
+  /** `SEARCH_PRODUCTS`: the catalogue's size; 0 leaves search out. @default 100000 (2000 in a smoke run) */
   searchProducts: number;
-  /** `LIVE_WRITES`: writes timed for the live query. @default 40 */
+  /** `LIVE_WRITES`: writes timed for the live query. @default 40 (3 in a smoke run) */
   liveWrites: number;
   /** `PROFILE=dir`: write a CPU profile of the small tenant's first sync per engine there. */
   profileDir: string | undefined;
@@ -53,7 +54,7 @@ const LARGE_SIZES: readonly LargeSize[] = [...TENANTS, 'large'];
 /** Reads the options; an unknown tenant or preset, or a bad number, is an error that names it. */
 export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): BrowserBenchOptions {
   const large = env.LARGE === '1';
-  const tenants = (env.TENANTS ?? (large ? '' : 'small,medium')).split(',').map((t) => t.trim()).filter(Boolean);
+  const tenants = (env.TENANTS ?? (large ? '' : smokeOr('small', 'small,medium'))).split(',').map((t) => t.trim()).filter(Boolean);
   const unknown = tenants.filter((t) => !(TENANTS as readonly string[]).includes(t));
   if (unknown.length > 0 || (tenants.length === 0 && !large)) throw new Error(`TENANTS: expected some of ${TENANTS.join(', ')}, got "${env.TENANTS}"`);
   const largeSize = env.LARGE_SIZE || 'large';
@@ -63,10 +64,10 @@ export function browserBenchOptions(env: NodeJS.ProcessEnv = process.env): Brows
   return {
     engines: selectedEngines(env.ENGINES),
     tenants: tenants as TenantName[],
-    rounds: count(env, 'ROUNDS', large ? 1 : 3, 1),
+    rounds: count(env, 'ROUNDS', large ? 1 : smokeOr(1, 3), 1),
     roundLimitMs: count(env, 'ROUND_LIMIT_S', large ? 1800 : 600, 1) * 1000,
-    searchProducts: count(env, 'SEARCH_PRODUCTS', large ? 0 : 100_000, 0),
-    liveWrites: count(env, 'LIVE_WRITES', 40, 1),
+    searchProducts: count(env, 'SEARCH_PRODUCTS', large ? 0 : smokeOr(2_000, 100_000), 0),
+    liveWrites: count(env, 'LIVE_WRITES', smokeOr(3, 40), 1),
     profileDir: env.PROFILE || undefined,
     large,
     largeSize: largeSize as LargeSize,

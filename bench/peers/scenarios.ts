@@ -3,6 +3,7 @@
  */
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import type { SizeOption } from '../../src/simulator/size.js';
+import { smokeOr } from '../smoke.js';
 
 /** One tenant on the simulator, and which of its collections every candidate copies. */
 export interface Scenario {
@@ -11,9 +12,12 @@ export interface Scenario {
   collections: CollectionName[];
 }
 
+const CUSTOMERS = smokeOr(2_000, 100_000);
+const TENANT = smokeOr<'tiny' | 'small'>('tiny', 'small');
+
 export const SCENARIOS: readonly Scenario[] = [
   // The other collections keep the `tiny` preset's few records; only customers are copied.
-  { label: '100,000 customers', size: { customers: 100_000 }, collections: ['customers'] },
+  { label: `${CUSTOMERS.toLocaleString('en-US')} customers`, size: { customers: CUSTOMERS }, collections: ['customers'] },
   // Every collection of the service; the category tree (one small request, not paged by `_v`) is left out.
-  { label: 'a whole small tenant (14 collections)', size: 'small', collections: [...COLLECTIONS] },
+  { label: `a whole ${TENANT} tenant (14 collections)`, size: TENANT, collections: [...COLLECTIONS] },
 ];
