@@ -29,5 +29,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The public surface's types (`test/types/*.test-d.ts`): checked by the compiler in the same run.
+    typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

@@ -81,6 +81,12 @@ export {
   type RecordOf,
   type WriteInputOf,
   type WriteRecordOf,
+  type KnownFields,
+  type CreateInputOf,
+  type PartialUpdateOf,
+  type SaveInputOf,
+  type NoExtraFields,
+  type StoredRecordOf,
   type Product,
   type Customer,
   type PriceMatrixRow,
@@ -147,9 +153,11 @@ export { type ConflictOption, createPusher, type PushCounts, type Pusher, type P
 export { retryRejected } from './sync/outbox/index.js';
 export type { CollectionProgress, PullReport, ReconcileReport } from './sync/pull/index.js';
 export type { SyncEnvironment } from './sync/coordination/index.js';
+export type { SyncClient, PageLike, RejectedLike, TraversalQuery } from './sync/sync-client.js';
 
 // mirror
-export { ObservableValue, type Observable, type Observer, type Subscription } from './mirror/observable-value.js';
+export { ObservableValue, type Observable, type Observer, type Subscription, type ReadonlyObservableValue } from './mirror/observable-value.js';
+export type { PendingEdit, Conflict, CollectionTables, MirrorDatabase } from './mirror/typed-rows.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './mirror/mirror-database.js';

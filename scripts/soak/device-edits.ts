@@ -95,7 +95,8 @@ export class DeviceEdits {
     const number = (part: number) => uniqueValue('number', this.writer, step, part) as number;
     const save = async (collection: CollectionName, fixed: Record<string, unknown>, values: Record<string, unknown>) => {
       const marker = `${step}.${made.length}`;
-      const id = await mirror.save(collection, { ...fixed, ...values, [CREATE_MARKER]: marker });
+      // The soak writes any collection's records, with a marker field of its own (a field the schema does not know).
+      const id = await mirror.save<CollectionName, Record<string, unknown>>(collection, { ...fixed, ...values, [CREATE_MARKER]: marker });
       // Fields pointing at a record made in this create: the checks follow them if it moves.
       const refs: Record<string, string> = {};
       for (const [field, value] of Object.entries(fixed)) {

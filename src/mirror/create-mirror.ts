@@ -12,6 +12,8 @@ import { createEdits, type Edits } from './edits.js';
 import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders-watch.js';
 import { leaderLockName } from './copy-lead.js';
 import type { Mirror } from './mirror.js';
+import { readonlyView } from './observable-value.js';
+import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
@@ -142,10 +144,10 @@ function mirrorFacade(parts: MirrorParts): Mirror {
   const { db, env, feed, controller, edits, watch, stranded } = parts;
   let closing: Promise<void> | undefined;
   return {
-    db,
+    db: db as unknown as MirrorDatabase,
     query: createQueries(db),
-    status: feed.status,
-    progress: feed.progress,
+    status: readonlyView(feed.status),
+    progress: readonlyView(feed.progress),
     start: () => controller.start(),
     stop: () => controller.stop(),
     close: () => (closing ??= controller.close().then(parts.release)),
@@ -158,8 +160,9 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
     live: liveObservable,
-    pending: () => listOutbox(db),
-    conflicts: () => listConflicts(db),
+    // The rows as the tables hold them, typed by their collection (the read face kept every field).
+    pending: () => listOutbox(db) as Promise<PendingEdit[]>,
+    conflicts: () => listConflicts(db) as Promise<Conflict[]>,
     async ingest(collection, records) {
       controller.assertOpen('ingest');
       assertCollection(collection, 'ingest');

@@ -1,19 +1,22 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { ConflictRow, OutboxEntry } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
 import type { CollectionName } from '../schema/collections.js';
+import type { NoExtraFields, SaveInputOf } from '../schema/types.js';
 import type { ReconcileReport } from '../sync/pull/index.js';
-import type { Observable, ObservableValue } from './observable-value.js';
+import type { Observable, ReadonlyObservableValue } from './observable-value.js';
 import type { MirrorQueries } from './queries.js';
 import type { SyncProgress, SyncStatus } from './status.js';
 import type { StrandedCopy } from './stranded-copies.js';
 import type { TakeOverReport } from './take-over-edits.js';
 import type { SyncReport } from '../sync/cycle/index.js';
+import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {
-  /** The Dexie database: `db.<collection>` for every collection, `db.categories`, and the sync tables. */
-  readonly db: MirrorDb;
+  /**
+   * The Dexie database: `db.<collection>` for every collection (a `Table` of that collection's
+   * records: `db.customers.get(id)` is a `Customer`), `db.categories`, and the sync tables.
+   */
+  readonly db: MirrorDatabase;
   /** Query helpers that hide tombstones (orders of a register, items of an order, product by barcode, ...). */
   readonly query: MirrorQueries;
   /**
@@ -36,20 +39,23 @@ export interface Mirror {
   syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
   /**
    * Validates a local edit, stores it and queues it for push, atomically. Returns the record's id.
+   * The record is a create (every field the service needs; `id` left out, or given) or a partial
+   * update (`id` and any subset of the fields), typed by `collection`: a field its schema does not
+   * name is a compile error, unless named in `X` (see `SaveInputOf`).
    * A collection the mirror does not mirror (see the option `collections`) is a `ValidationError`:
    * its edits would never be pushed.
    */
-  save(collection: CollectionName, record: object): Promise<Id>;
+  save<C extends CollectionName, X extends object = NoExtraFields>(collection: C, record: SaveInputOf<C, NoInfer<X>>): Promise<Id>;
   /** Soft-deletes a record locally and queues the deletion; a collection not mirrored is a `ValidationError`, as for `save`. */
   remove(collection: CollectionName, id: Id): Promise<void>;
   /** A Dexie live query: re-runs when the data it read changes, works offline. */
   live<T>(query: () => T | Promise<T>): Observable<T>;
   /** Phase, online, leader, pending pushes, conflicts, last sync, last error. */
-  readonly status: ObservableValue<SyncStatus> & Observable<SyncStatus>;
+  readonly status: ReadonlyObservableValue<SyncStatus>;
   /** Per collection: records so far, pages, done. */
-  readonly progress: ObservableValue<SyncProgress> & Observable<SyncProgress>;
+  readonly progress: ReadonlyObservableValue<SyncProgress>;
   /** Local edits the server has not acknowledged yet (pending, rejected and in conflict). */
-  pending(): Promise<OutboxEntry[]>;
+  pending(): Promise<PendingEdit[]>;
   /** Resets checkpoints and rebuilds by a full traversal, without clearing what the user sees. */
   resync(opts?: { collections?: CollectionName[] }): Promise<void>;
   /** Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones. */
@@ -57,7 +63,7 @@ export interface Mirror {
   /** Puts rejected edits (all, or those of the given record ids) back in line for the next push. Returns how many. */
   retryRejected(ids?: Id[]): Promise<number>;
   /** Unresolved conflicts. */
-  conflicts(): Promise<ConflictRow[]>;
+  conflicts(): Promise<Conflict[]>;
   /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */
   resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
   /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */

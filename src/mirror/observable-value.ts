@@ -124,3 +124,29 @@ Object.defineProperty(ObservableValue.prototype, observableSymbol, {
     return this;
   },
 });
+
+/**
+ * A value that changes over time, as an app sees it: the current `value`, and `subscribe` (a new
+ * subscriber gets the current value at once). Only the library sets it (`mirror.status`,
+ * `mirror.progress`).
+ */
+export interface ReadonlyObservableValue<T> extends Observable<T> {
+  /** The current value. */
+  readonly value: T;
+}
+
+/**
+ * `source` seen read-only: its value and its subscriptions, without `set`, `update` or
+ * `complete`, so no app can change the library's own state (in JavaScript either).
+ */
+export function readonlyView<T>(source: ObservableValue<T>): ReadonlyObservableValue<T> {
+  const view: ReadonlyObservableValue<T> = {
+    get value() {
+      return source.value;
+    },
+    subscribe: (observer) => source.subscribe(observer),
+    // Where the runtime has no Symbol.observable, RxJS and others look for '@@observable'.
+    [observableSymbol]: () => view,
+  };
+  return view;
+}

@@ -2,12 +2,14 @@ import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { isLive, type StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
+import type { StoredRecordOf } from '../schema/types.js';
+import type { MirrorDatabase } from './typed-rows.js';
 import { searchProducts } from './product-search.js';
 
 export { isLive };
 
 /** A category with its children, rebuilt from the flattened `categories` table. */
-export type CategoryTreeNode = StoredRecord & { children: CategoryTreeNode[] };
+export type CategoryTreeNode = StoredRecordOf<'categories'> & { children: CategoryTreeNode[] };
 
 /**
  * Query helpers for what apps ask most. All of them hide tombstones (`_d` != 0, and products
@@ -16,35 +18,37 @@ export type CategoryTreeNode = StoredRecord & { children: CategoryTreeNode[] };
  */
 export interface MirrorQueries {
   /** Orders of one register, newest first (by `date_created`). */
-  ordersOfRegister(idCashRegister: Id, opts?: { limit?: number }): Promise<StoredRecord[]>;
+  ordersOfRegister(idCashRegister: Id, opts?: { limit?: number }): Promise<StoredRecordOf<'orders'>[]>;
   /** Items (`order_details`) of one order. */
-  itemsOfOrder(idOrder: Id): Promise<StoredRecord[]>;
+  itemsOfOrder(idOrder: Id): Promise<StoredRecordOf<'order_details'>[]>;
   /** The product whose barcode, EAN-13 or SKU is `code`. */
-  productByCode(code: string): Promise<StoredRecord | undefined>;
+  productByCode(code: string): Promise<StoredRecordOf<'products'> | undefined>;
   /**
    * Live products matching `text`, best first, at most `limit` (default 50): every word typed
    * starts a word of the name, the alternative name, the SKU, barcode, EAN or UPC, or the
    * category's name, ignoring case and diacritics. The product whose code is the text comes first,
    * then whole-word matches, then prefixes (see `searchProducts` in `product-search.ts`).
    */
-  searchProducts(text: string, opts?: { limit?: number }): Promise<StoredRecord[]>;
+  searchProducts(text: string, opts?: { limit?: number }): Promise<StoredRecordOf<'products'>[]>;
   /** The price-matrix row of a product in force at `at` (default now), for a shop if given. */
-  priceOf(idProduct: Id, opts?: { at?: number; idShop?: Id }): Promise<StoredRecord | undefined>;
+  priceOf(idProduct: Id, opts?: { at?: number; idShop?: Id }): Promise<StoredRecordOf<'product_price_matrix'> | undefined>;
   /**
    * The category tree of live categories, roots first, children ordered by `node_sort`. A live
    * category whose parent is deleted or not in the mirror is shown as a root, not hidden.
    */
   categoryTree(): Promise<CategoryTreeNode[]>;
   /** Stock history rows of a warehouse, optionally of one product (`id_record`). */
-  stockRows(idWarehouse: Id, opts?: { idProduct?: Id }): Promise<StoredRecord[]>;
+  stockRows(idWarehouse: Id, opts?: { idProduct?: Id }): Promise<StoredRecordOf<'stock_history'>[]>;
 }
 
 /** Creates the {@link MirrorQueries} over a database. */
-export function createQueries(db: MirrorDb): MirrorQueries {
+export function createQueries(mirrorDb: MirrorDb): MirrorQueries {
+  // The tables typed by their records: what the read face stored (see `StoredRecordOf`).
+  const db = mirrorDb as unknown as MirrorDatabase;
   return {
     async ordersOfRegister(idCashRegister, opts = {}) {
       const limit = opts.limit ?? 40;
-      const out: StoredRecord[] = [];
+      const out: StoredRecordOf<'orders'>[] = [];
       await db.orders
         .where('[id_cash_register+date_created]')
         .between([idCashRegister, Dexie.minKey], [idCashRegister, Dexie.maxKey])
@@ -66,7 +70,7 @@ export function createQueries(db: MirrorDb): MirrorQueries {
       return undefined;
     },
     searchProducts(text, opts = {}) {
-      return searchProducts(db, text, opts.limit ?? 50);
+      return searchProducts(mirrorDb, text, opts.limit ?? 50) as Promise<StoredRecordOf<'products'>[]>;
     },
     async priceOf(idProduct, opts = {}) {
       const at = opts.at ?? Date.now();
@@ -90,8 +94,7 @@ export function createQueries(db: MirrorDb): MirrorQueries {
         (parent ? parent.children : roots).push(node);
       }
       const sort = (list: CategoryTreeNode[]) => {
-        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a name is text; anything else sorts by its platform string
-        list.sort((a, b) => num(a.node_sort) - num(b.node_sort) || String(a.name ?? '').localeCompare(String(b.name ?? '')));
+        list.sort((a, b) => num(a.node_sort) - num(b.node_sort) || (a.name ?? '').localeCompare(b.name ?? ''));
         for (const n of list) sort(n.children);
       };
       sort(roots);

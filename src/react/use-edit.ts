@@ -3,6 +3,7 @@ import { isValidationError, type ValidationIssue } from '../errors/validation-er
 import type { Id } from '../ids/id.js';
 import type { Mirror } from '../mirror/mirror.js';
 import type { CollectionName } from '../schema/collections.js';
+import type { NoExtraFields, SaveInputOf } from '../schema/types.js';
 import { fieldErrorsOf } from './field-errors.js';
 import { requireMirror, useMirror } from './mirror-context.js';
 
@@ -20,13 +21,13 @@ export interface EditState {
   reset(): void;
 }
 
-/** What {@link useSave} returns. */
-export interface SaveState extends EditState {
+/** What {@link useSave} returns, for records of collection `C` (and the extra fields `X`, see `SaveInputOf`). */
+export interface SaveState<C extends CollectionName = CollectionName, X extends object = NoExtraFields> extends EditState {
   /**
    * Validates, stores and queues the record (`mirror.save`). Resolves with its id, or with
    * `undefined` when it failed: the reason is then in `error`, and per field in `fieldErrors`.
    */
-  save(record: object): Promise<Id | undefined>;
+  save(record: SaveInputOf<C, X>): Promise<Id | undefined>;
 }
 
 /** What {@link useRemove} returns. */
@@ -77,7 +78,7 @@ function useEditRunner(what: string): EditState & { run: <T>(edit: (mirror: Mirr
 }
 
 /**
- * Saves records of `collection` from a form: `save(record)` resolves with the id, or `undefined`
+ * Saves records of `collection` from a form, typed by it (see `Mirror.save`): `save(record)` resolves with the id, or `undefined`
  * with the reason in `error` and, for a `ValidationError`, a message per field in `fieldErrors`.
  * Nothing is written when it fails.
  *
@@ -86,9 +87,9 @@ function useEditRunner(what: string): EditState & { run: <T>(edit: (mirror: Mirr
  * <input name="phone" aria-invalid={!!fieldErrors.phone} /> {fieldErrors.phone}
  * ```
  */
-export function useSave(collection: CollectionName): SaveState {
+export function useSave<C extends CollectionName, X extends object = NoExtraFields>(collection: C): SaveState<C, X> {
   const { run, ...state } = useEditRunner(`useSave('${collection}').save`);
-  const save = useCallback((record: object) => run((mirror) => mirror.save(collection, record)), [run, collection]);
+  const save = useCallback((record: SaveInputOf<C, X>) => run((mirror) => mirror.save<C, X>(collection, record)), [run, collection]);
   return { ...state, save };
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import type { ObservableValue } from '../mirror/observable-value.js';
+import type { ReadonlyObservableValue } from '../mirror/observable-value.js';
 import { initialProgress, initialStatus, type SyncProgress, type SyncStatus } from '../mirror/status.js';
 import { useMirror } from './mirror-context.js';
 
@@ -8,7 +8,7 @@ const NO_STATUS: SyncStatus = initialStatus(true);
 const NO_PROGRESS: SyncProgress = initialProgress();
 
 /** Reads an observable value of the mirror through `useSyncExternalStore`, so a render never tears. */
-function useObservableValue<T>(value: ObservableValue<T> | undefined, empty: T): T {
+function useObservableValue<T>(value: ReadonlyObservableValue<T> | undefined, empty: T): T {
   const subscribe = useCallback(
     (changed: () => void) => {
       if (!value) return () => {};

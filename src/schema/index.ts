@@ -28,6 +28,12 @@ export type {
   RecordOf,
   WriteInputOf,
   WriteRecordOf,
+  KnownFields,
+  CreateInputOf,
+  PartialUpdateOf,
+  SaveInputOf,
+  NoExtraFields,
+  StoredRecordOf,
 } from './types.js';
 export type { Product, ProductInput, ProductWrite } from './records/products.js';
 export type { Customer, CustomerInput, CustomerWrite } from './records/customers.js';

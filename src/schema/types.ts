@@ -1,3 +1,4 @@
+import type { Id } from '../ids/id.js';
 import type { CollectionName } from './collections.js';
 import type { CashRegister, CashRegisterInput, CashRegisterWrite } from './records/cash-registers.js';
 import type { CategoryInput, CategoryNode, CategoryWrite } from './records/categories.js';
@@ -80,3 +81,38 @@ export type WriteInputOf<C extends CollectionName> = WriteInputTypes[C];
 
 /** A validated write record of collection `C`. */
 export type WriteRecordOf<C extends CollectionName> = WriteRecordTypes[C];
+
+/**
+ * The fields the schema of `T` names, without the index signature that keeps unknown fields at run
+ * time: what an app writes is checked against these at compile time.
+ */
+export type KnownFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K] };
+
+/**
+ * What `save()` takes to create a record of collection `C`: every field the service needs, any
+ * other field the schema names, and no field it does not (`save('customers', { phone: '1' })` does
+ * not compile: the field is `phone_number`). `id` may be left out (the mirror generates it for the
+ * tables that have a table id) or given.
+ */
+export type CreateInputOf<C extends CollectionName> = KnownFields<WriteInputOf<C>>;
+
+/** What `save()` takes to change a record of collection `C` it holds: its `id` and any subset of the fields the schema names. */
+export type PartialUpdateOf<C extends CollectionName> = { id: Id } & Partial<KnownFields<WriteInputOf<C>>>;
+
+/** No field beyond those the schema names: the default of `SaveInputOf`'s `X`. */
+// eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type -- the empty object is the point: an intersection with it adds no field
+export type NoExtraFields = Record<never, never>;
+
+/**
+ * What `save()` takes for collection `C`: a create or a partial update. A field the schema does
+ * not know is a compile error; an app that really writes one (a field the service added after
+ * this library's schemas) names it as `X`: `mirror.save<'customers', { loyalty_tier: string }>('customers', { id, loyalty_tier: 'gold' })`.
+ */
+export type SaveInputOf<C extends CollectionName, X extends object = NoExtraFields> = (CreateInputOf<C> | PartialUpdateOf<C>) & X;
+
+/**
+ * A record of collection `C` as the mirror stores it: the read type of its schema (fields the
+ * schema names typed, unknown fields the server sent kept under an index signature), its `id` and
+ * `_v`. Categories are stored flat, one row each, without `children`.
+ */
+export type StoredRecordOf<C extends CollectionName | 'categories'> = (C extends CollectionName ? RecordOf<C> : { [K in keyof CategoryNode as K extends 'children' ? never : K]: CategoryNode[K] }) & { id: Id; _v: number };

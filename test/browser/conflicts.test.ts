@@ -38,9 +38,9 @@ describe.each(selectedEngines())('conflicts in %s', { timeout: 60_000 }, (engine
     // ...and the page edits them on what it had: the same field twice, another field once.
     await tab.evaluate(async (ids) => {
       const { mirror } = window as unknown as PageWindow;
-      await mirror.save('customers', { id: ids[0], phone_number: '+420 777 777 777' });
-      await mirror.save('customers', { id: ids[1], phone_number: '+420 888 888 888' });
-      await mirror.save('customers', { id: ids[2], phone_number: '+420 999 999 999' });
+      await mirror.save('customers', { id: ids[0]!, phone_number: '+420 777 777 777' });
+      await mirror.save('customers', { id: ids[1]!, phone_number: '+420 888 888 888' });
+      await mirror.save('customers', { id: ids[2]!, phone_number: '+420 999 999 999' });
       await mirror.syncNow();
     }, [kept!, dropped!, merged!]);
 

@@ -1,0 +1,77 @@
+/**
+ * The mirror's surface typed by the collection an app names: checked by the compiler (vitest's
+ * type-checking mode), so a change that breaks inference fails `npm test`.
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Conflict, Customer, Id, Mirror, Order, OrderDetail, PendingEdit, Product, ReadonlyObservableValue, StoredRecordOf, SyncStatus } from '../../src/index.js';
+import { useConflicts, useLiveQuery, usePending, useRemove, useSave } from '../../src/react/index.js';
+
+declare const mirror: Mirror;
+
+describe('Mirror.save', () => {
+  it('takes a create with the fields the service needs, or an id and any subset of the fields', () => {
+    expectTypeOf(mirror.save('customers', { company: null, phone_number: '+420 777 000 111' })).toEqualTypeOf<Promise<Id>>();
+    void mirror.save('customers', { id: '1', phone_number: '+420 777 000 111' });
+    void mirror.save('orders', { id: '7', note: 'table 4' });
+  });
+
+  it('refuses a field the schema does not name, and a create without a required field', () => {
+    // @ts-expect-error: the field is phone_number
+    void mirror.save('customers', { phone: '1' });
+    // @ts-expect-error: a customer create needs company (null allowed)
+    void mirror.save('customers', { firstname: 'Ola' });
+    // @ts-expect-error: a value of the wrong type
+    void mirror.save('customers', { id: '1', visible: 'yes' });
+    // @ts-expect-error: an unknown collection
+    void mirror.save('clients', { company: null });
+  });
+
+  it('takes a field the schema does not know when the app names it', () => {
+    void mirror.save<'customers', { loyalty_tier: string }>('customers', { id: '1', loyalty_tier: 'gold' });
+  });
+});
+
+describe('the typed reads', () => {
+  it('types each table by its collection', () => {
+    expectTypeOf(mirror.db.customers.get('1')).resolves.toEqualTypeOf<StoredRecordOf<'customers'> | undefined>();
+    expectTypeOf<StoredRecordOf<'customers'>>().toMatchTypeOf<Customer>();
+    expectTypeOf(mirror.db.collection('orders').toArray()).resolves.toEqualTypeOf<StoredRecordOf<'orders'>[]>();
+    expectTypeOf<StoredRecordOf<'orders'>['id_cash_register']>().toEqualTypeOf<Order['id_cash_register']>();
+  });
+
+  it('types the query helpers by what they return', () => {
+    expectTypeOf(mirror.query.ordersOfRegister('1')).resolves.toEqualTypeOf<StoredRecordOf<'orders'>[]>();
+    expectTypeOf(mirror.query.itemsOfOrder('1')).resolves.items.toMatchTypeOf<OrderDetail>();
+    expectTypeOf(mirror.query.productByCode('859')).resolves.toEqualTypeOf<StoredRecordOf<'products'> | undefined>();
+    expectTypeOf(mirror.query.searchProducts('rohlik')).resolves.items.toMatchTypeOf<Product>();
+  });
+
+  it('types pending edits and conflicts by their collection once narrowed', async () => {
+    const edits = await mirror.pending();
+    expectTypeOf(edits).toEqualTypeOf<PendingEdit[]>();
+    const edit = edits[0]!;
+    if (edit.collection === 'customers') expectTypeOf(edit.base).toEqualTypeOf<StoredRecordOf<'customers'> | null>();
+    const conflict = (await mirror.conflicts())[0]!;
+    expectTypeOf(conflict).toEqualTypeOf<Conflict>();
+    if (conflict.collection === 'orders') expectTypeOf(conflict.server).toEqualTypeOf<StoredRecordOf<'orders'> | null>();
+  });
+
+  it('keeps the status and the progress read-only', () => {
+    expectTypeOf(mirror.status).toEqualTypeOf<ReadonlyObservableValue<SyncStatus>>();
+    // @ts-expect-error: only the library sets the status
+    mirror.status.set(mirror.status.value);
+  });
+});
+
+describe('the React hooks', () => {
+  it('type what they hand back and take by the collection', () => {
+    const { save } = useSave('customers');
+    expectTypeOf(save).parameter(0).toEqualTypeOf<Parameters<typeof mirror.save<'customers'>>[1]>();
+    // @ts-expect-error: the field is phone_number
+    void save({ phone: '1' });
+    expectTypeOf(useRemove('orders').remove).parameter(0).toEqualTypeOf<Id>();
+    expectTypeOf(usePending()).toEqualTypeOf<PendingEdit[]>();
+    expectTypeOf(useConflicts().conflicts).toEqualTypeOf<Conflict[]>();
+    expectTypeOf(useLiveQuery((m) => m.db.customers.toArray(), [], [])).toEqualTypeOf<StoredRecordOf<'customers'>[] | never[]>();
+  });
+});
