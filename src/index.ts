@@ -7,6 +7,7 @@
 export {
   PosCloudError,
   isPosCloudError,
+  type PosCloudErrorCode,
   HttpError,
   isHttpError,
   AuthError,

@@ -15,12 +15,21 @@ export function errorOfTry(error: unknown, request: RequestInfo, token: string, 
     return new TimeoutError(`${where} timed out after ${timeoutMs} ms`, { request });
   }
   if (error instanceof TypeError || isDomNetworkError(error)) {
-    return new NetworkError(`${where} failed: ${redact(describeChain(error), token)}`, { request, cause: safeCause(error, token) });
+    return new NetworkError(`${where} failed: ${redact(describeChain(error), token)}${corsHint()}`, { request, cause: safeCause(error, token) });
   }
   return new PosCloudError(`${where} failed in the fetch function: ${redact(describeChain(error), token)}`, {
     request,
     cause: safeCause(error, token),
   });
+}
+
+/**
+ * In a page, a cross-origin request the server does not allow fails exactly as a refused connection
+ * does (the browser tells the page nothing more): the message says so, for whoever reads it.
+ */
+function corsHint(): string {
+  const inPage = typeof document !== 'undefined' && typeof location !== 'undefined';
+  return inPage ? ` (in a browser this is also how a cross-origin request fails that the server does not allow: check its CORS headers for ${location.origin})` : '';
 }
 
 function isDomNetworkError(error: unknown): boolean {

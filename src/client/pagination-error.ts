@@ -1,4 +1,4 @@
-import { PosCloudError, type PosCloudErrorOptions } from '../errors/index.js';
+import { PosCloudError, type PosCloudErrorCode, type PosCloudErrorOptions } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 
 /**
@@ -8,6 +8,7 @@ import type { Id } from '../ids/id.js';
  */
 export class PaginationError extends PosCloudError {
   override name = 'PaginationError';
+  override readonly code: PosCloudErrorCode = 'pagination';
   /** The collection being traversed. */
   readonly collection: string;
   /** The last cursor that was known good (the `id_start` of the failing page). */

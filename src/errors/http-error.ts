@@ -1,4 +1,4 @@
-import { PosCloudError, describeRequest, type PosCloudErrorOptions, type RequestInfo } from './pos-cloud-error.js';
+import { PosCloudError, describeRequest, type PosCloudErrorOptions, type RequestInfo, type PosCloudErrorCode } from './pos-cloud-error.js';
 
 /** Options of {@link HttpError}. */
 export interface HttpErrorOptions extends PosCloudErrorOptions {
@@ -12,6 +12,7 @@ export interface HttpErrorOptions extends PosCloudErrorOptions {
 /** The server answered with a status that is not a success. */
 export class HttpError extends PosCloudError {
   override name = 'HttpError';
+  override readonly code: PosCloudErrorCode = 'http';
   /** HTTP status of the response. */
   readonly status: number;
   /** The parsed response body, when there was one. */

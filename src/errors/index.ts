@@ -1,4 +1,4 @@
-export { PosCloudError, isPosCloudError, type RequestInfo, type PosCloudErrorOptions } from './pos-cloud-error.js';
+export { PosCloudError, isPosCloudError, type RequestInfo, type PosCloudErrorOptions, type PosCloudErrorCode } from './pos-cloud-error.js';
 export { HttpError, isHttpError, type HttpErrorOptions } from './http-error.js';
 export { AuthError, isAuthError } from './auth-error.js';
 export { RateLimitError, isRateLimitError } from './rate-limit-error.js';

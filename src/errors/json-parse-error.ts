@@ -1,8 +1,9 @@
-import { PosCloudError, type PosCloudErrorOptions } from './pos-cloud-error.js';
+import { PosCloudError, type PosCloudErrorOptions, type PosCloudErrorCode } from './pos-cloud-error.js';
 
 /** Text that is not valid JSON (RFC 8259): nothing of it is used. */
 export class JsonParseError extends PosCloudError {
   override name = 'JsonParseError';
+  override readonly code: PosCloudErrorCode = 'json-parse';
   /** Character offset where the text stopped being valid JSON. */
   readonly position: number;
 

@@ -1,4 +1,4 @@
-import { PosCloudError, type PosCloudErrorOptions } from './pos-cloud-error.js';
+import { PosCloudError, type PosCloudErrorOptions, type PosCloudErrorCode } from './pos-cloud-error.js';
 
 /** What went wrong with a durable store (see {@link StorageError}). */
 export type StorageProblem =
@@ -24,6 +24,7 @@ export interface StorageErrorOptions extends PosCloudErrorOptions {
  */
 export class StorageError extends PosCloudError {
   override name = 'StorageError';
+  override readonly code: PosCloudErrorCode = 'storage';
   /** The file or directory concerned. */
   readonly path: string;
   readonly problem: StorageProblem;

@@ -1,8 +1,9 @@
-import { PosCloudError } from './pos-cloud-error.js';
+import { PosCloudError, type PosCloudErrorCode } from './pos-cloud-error.js';
 
 /** The request took longer than its timeout. */
 export class TimeoutError extends PosCloudError {
   override name = 'TimeoutError';
+  override readonly code: PosCloudErrorCode = 'timeout';
 }
 
 /** True for a {@link TimeoutError}. */

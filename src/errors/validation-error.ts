@@ -1,4 +1,4 @@
-import { PosCloudError, type PosCloudErrorOptions } from './pos-cloud-error.js';
+import { PosCloudError, type PosCloudErrorOptions, type PosCloudErrorCode } from './pos-cloud-error.js';
 
 /** One problem found in a record: where and what. */
 export interface ValidationIssue {
@@ -11,6 +11,7 @@ export interface ValidationIssue {
 /** A record (local edit, server body or option) failed its schema. Nothing was written. */
 export class ValidationError extends PosCloudError {
   override name = 'ValidationError';
+  override readonly code: PosCloudErrorCode = 'validation';
   /** Every problem found, not only the first. */
   readonly issues: ValidationIssue[];
 

@@ -1,4 +1,4 @@
-import { describeValue } from '../errors/index.js';
+import { describeValue, ValidationError } from '../errors/index.js';
 
 /**
  * A record id in its canonical form: a decimal string of digits with no leading zeros
@@ -38,11 +38,12 @@ export function tryToId(value: unknown): Id | undefined {
   }
 }
 
-/** Like {@link tryToId} but throws a `TypeError` naming the bad value's type. */
+/** Like {@link tryToId} but throws a `ValidationError` naming the bad value's type. */
 export function toId(value: unknown): Id {
   const id = tryToId(value);
   if (id === undefined) {
-    throw new TypeError(`not an id: expected a non-negative integer, bigint or digit string, got ${describeValue(value)}`);
+    const message = `expected a non-negative integer, bigint or digit string, got ${describeValue(value)}`;
+    throw new ValidationError(`not an id: ${message}`, { issues: [{ path: [], message }] });
   }
   return id;
 }

@@ -94,7 +94,7 @@ describe('retry policy (against a raw HTTP server)', () => {
     const { client } = clientFor(server.baseUrl, { retry: { limit: 3 } });
     const error = await client.list('shops').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).message).toBe('the service failed (503 on GET /shops?limit=100&direction=forward)');
+    expect((error as HttpError).message).toBe('the service failed: the service said "try later" (503 on GET /shops?limit=100&direction=forward)');
     expect(server.requests.length - before).toBe(4); // the first try and 3 retries
   });
 

@@ -1,3 +1,4 @@
+import { describeValue, ValidationError } from '../../errors/index.js';
 import type { StoredRecord } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { Id } from '../../ids/id.js';
@@ -56,7 +57,8 @@ export function chooseSide(
   const choice = strategy(local, server, base, info);
   if (choice === null || choice === 'local' || choice === 'server') return choice;
   if (typeof choice === 'object' && !Array.isArray(choice)) return choice;
-  throw new TypeError(
-    `the conflict resolver returned ${typeof choice} for ${info.collection} ${info.id}: expected a record, 'local', 'server' or null`,
-  );
+  const message = `expected a record, 'local', 'server' or null, got ${describeValue(choice)}`;
+  throw new ValidationError(`the conflict resolver returned a bad choice for ${info.collection} ${info.id}: ${message}`, {
+    issues: [{ path: [info.collection, info.id], message }],
+  });
 }
