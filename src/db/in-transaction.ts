@@ -1,4 +1,5 @@
 import type { Dexie, Table, Transaction } from 'dexie';
+import { PosCloudError } from '../errors/index.js';
 
 /**
  * Runs `scope` in one transaction over `tables` and hands it `db` as that transaction sees it:
@@ -18,7 +19,29 @@ import type { Dexie, Table, Transaction } from 'dexie';
  * helper that waits on a request to send more.
  */
 export function inTransaction<D extends Dexie, T>(db: D, mode: 'r' | 'rw', tables: Table | readonly Table[], scope: (tx: D) => Promise<T> | T): Promise<T> {
-  return db.transaction(mode, Array.isArray(tables) ? [...(tables as readonly Table[])] : [tables as Table], async (transaction) => scope(boundTo(db, transaction)));
+  const list = Array.isArray(tables) ? [...(tables as readonly Table[])] : [tables as Table];
+  // Called with a view of an enclosing transaction (an app's `mirror.transaction`, a save inside
+  // it): the scope joins that transaction, whatever Dexie's zone says by then.
+  const enclosing = (db as Partial<Bound>)[ENCLOSING];
+  if (enclosing) return joined(enclosing, db, mode, list, scope);
+  return db.transaction(mode, list, async (transaction) => scope(boundTo(db, transaction)));
+}
+
+/** Where a view made by {@link boundTo} keeps its transaction. */
+const ENCLOSING = Symbol('pos-cloud-mirror:enclosing-transaction');
+
+interface Bound {
+  [ENCLOSING]: Transaction;
+}
+
+/** Runs `scope` in `enclosing`, which must cover `tables` in a mode at least as strong as `mode`. */
+async function joined<D extends Dexie, T>(enclosing: Transaction, view: D, mode: 'r' | 'rw', tables: readonly Table[], scope: (tx: D) => Promise<T> | T): Promise<T> {
+  const missing = tables.map((t) => t.name).filter((name) => !enclosing.storeNames.includes(name));
+  if (missing.length > 0 || (mode === 'rw' && enclosing.mode !== 'readwrite')) {
+    const what = missing.length > 0 ? `does not cover ${missing.join(', ')}` : 'is read-only';
+    throw new PosCloudError(`a write inside a transaction that ${what}: open the transaction over every table its writes need`);
+  }
+  return scope(view);
 }
 
 /**
@@ -31,6 +54,7 @@ export function boundTo<D extends Dexie>(db: D, transaction: Transaction): D {
   const table = (name: string): Table => (names.has(name) ? transaction.table(name) : db.table(name));
   return new Proxy(db, {
     get(target, prop, receiver) {
+      if (prop === ENCLOSING) return transaction;
       if (prop === 'table') return table;
       if (typeof prop === 'string' && names.has(prop)) return transaction.table(prop);
       // Getters and methods run with the view as `this`, so the tables they reach are bound too.

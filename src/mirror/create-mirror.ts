@@ -159,6 +159,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     remove: edits.remove,
     retryRejected: edits.retryRejected,
     resolveConflict: edits.resolveConflict,
+    transaction: edits.transaction,
     live: liveObservable,
     // The rows as the tables hold them, typed by their collection (the read face kept every field).
     pending: () => listOutbox(db) as Promise<PendingEdit[]>,

@@ -3,7 +3,10 @@ import { ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { type ConflictChoice, resolveConflict } from '../sync/conflicts/index.js';
-import { removeLocal, retryRejected, saveLocal } from '../sync/outbox/index.js';
+import { assertCollection, removeLocal, retryRejected, saveLocal } from '../sync/outbox/index.js';
+import { inTransaction } from '../db/in-transaction.js';
+import type { MirrorTransaction } from './mirror-transaction.js';
+import type { MirrorDatabase } from './typed-rows.js';
 
 /** Options of {@link createEdits}. */
 export interface EditsOptions {
@@ -23,6 +26,7 @@ export interface Edits {
   remove: (collection: CollectionName, id: Id) => Promise<void>;
   retryRejected: (ids?: Id[]) => Promise<number>;
   resolveConflict: (key: string, choice: ConflictChoice) => Promise<void>;
+  transaction: <T>(collections: readonly CollectionName[], scope: (tx: MirrorTransaction) => Promise<T>) => Promise<T>;
 }
 
 /** Creates the mirror's {@link Edits} (see `Mirror.save` and the others for the rules). */
@@ -64,6 +68,35 @@ export function createEdits(options: EditsOptions): Edits {
       assertOpen('resolveConflict');
       await resolveConflict(db, key, choice);
       outboxGrew();
+    },
+    async transaction(collections, scope) {
+      assertOpen('transaction');
+      const given: unknown = collections;
+      if (!Array.isArray(given) || given.length === 0) {
+        throw new ValidationError('transaction: the collections it edits must be a non-empty array', {
+          issues: [{ path: ['collections'], message: 'expected a non-empty array of collection names' }],
+        });
+      }
+      for (const collection of collections) {
+        assertCollection(collection, 'transaction');
+        assertMirrored(collection, 'transaction');
+      }
+      const tables = [...new Set(collections)].map((c) => db.collection(c));
+      const result = await inTransaction(db, 'rw', [...tables, db._sync_outbox, db._sync_conflicts], (tx) =>
+        scope({
+          db: tx as unknown as MirrorDatabase,
+          save: (collection, record) => {
+            assertMirrored(collection, 'save');
+            return saveLocal(tx, collection, record, { now: options.now() });
+          },
+          remove: (collection, id) => {
+            assertMirrored(collection, 'remove');
+            return removeLocal(tx, collection, id, { now: options.now() });
+          },
+        }),
+      );
+      outboxGrew();
+      return result;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { StrandedCopy } from './stranded-copies.js';
 import type { TakeOverReport } from './take-over-edits.js';
 import type { SyncReport } from '../sync/cycle/index.js';
 import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
+import type { MirrorTransaction } from './mirror-transaction.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {
@@ -46,6 +47,22 @@ export interface Mirror {
    * its edits would never be pushed.
    */
   save<C extends CollectionName, X extends object = NoExtraFields>(collection: C, record: SaveInputOf<C, NoInfer<X>>): Promise<Id>;
+  /**
+   * An atomic edit of several records (booking a stock count: a stock-up and its stock history
+   * rows): the edits `scope` makes through `tx.save` and `tx.remove`, with their outbox entries,
+   * are kept all together or, when the scope throws, not at all (its error is rethrown), and go
+   * out with the next push. `collections` names every collection the scope edits or reads. The
+   * scope may await only these calls and reads of `tx.db`: anything else (a fetch, a timer) ends
+   * the transaction early, and the edits after it fail.
+   *
+   * ```ts
+   * await mirror.transaction(['stockup', 'stock_history'], async (tx) => {
+   *   const id_stockup = await tx.save('stockup', stockup);
+   *   for (const row of rows) await tx.save('stock_history', { ...row, id_stockup });
+   * });
+   * ```
+   */
+  transaction<T>(collections: readonly CollectionName[], scope: (tx: MirrorTransaction) => Promise<T>): Promise<T>;
   /** Soft-deletes a record locally and queues the deletion; a collection not mirrored is a `ValidationError`, as for `save`. */
   remove(collection: CollectionName, id: Id): Promise<void>;
   /** A Dexie live query: re-runs when the data it read changes, works offline. */

@@ -128,4 +128,29 @@ describe.each(STORAGES)('a mirror on %s', (_name, storage: StorageUnderTest) => 
     expect(sim.requests.timesPosted('warehouses', created)).toBe(1);
     expect(await restarted.pending()).toEqual([]);
   });
+  it('keeps an app\'s atomic edit of several records across a restart, or none of it, and pushes each record once', async () => {
+    const { sim, open } = await setup('tiny');
+    const first = await open();
+    await first.syncNow();
+    const pick = async (c: 'shops' | 'cash_registers' | 'employees' | 'warehouses' | 'products') => (await first.db.collection(c).toArray())[0]!.id;
+    const refs = { id_shop: await pick('shops'), id_cash_register: await pick('cash_registers'), id_employee: await pick('employees'), id_warehouse: await pick('warehouses') };
+    const id_record = await pick('products');
+    const book = (rows: number, fail: boolean) =>
+      first.transaction(['stockup', 'stock_history'], async (tx) => {
+        const id_stockup = await tx.save('stockup', { ...refs, stock_history_type: 3 });
+        const ids = [id_stockup];
+        for (let i = 0; i < rows; i++) ids.push(await tx.save('stock_history', { ...refs, id_record, id_stockup, stock_type: 1, stock_history_type: 3, quanity: i }));
+        if (fail) throw new Error('cancelled');
+        return ids;
+      });
+    await expect(book(150, true)).rejects.toThrow('cancelled');
+    const kept = await book(150, false);
+    await first.close();
+
+    const second = await open();
+    expect((await second.pending()).map((e) => e.id).sort()).toEqual([...kept].sort());
+    await second.syncNow();
+    expect(await second.pending()).toEqual([]);
+    expect(kept.every((id, i) => sim.requests.timesPosted(i === 0 ? 'stockup' : 'stock_history', id) === 1)).toBe(true);
+  });
 });
