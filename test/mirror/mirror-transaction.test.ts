@@ -24,7 +24,9 @@ async function setup() {
 }
 
 /** A stock count as the inventory app books it: a stock-up and one stock history row per product counted. */
-function bookCount(mirror: Mirror, refs: Record<string, string>, products: string[], failAfter?: number) {
+type Refs = Awaited<ReturnType<typeof setup>>['refs'];
+
+function bookCount(mirror: Mirror, refs: Refs, products: string[], failAfter?: number) {
   return mirror.transaction(['stockup', 'stock_history'], async (tx) => {
     const id_stockup = await tx.save('stockup', { ...refs, stock_history_type: 3, note: 'count of aisle 4' });
     const rows: string[] = [];
