@@ -160,6 +160,7 @@ export type { SyncClient, PageLike, RejectedLike, TraversalQuery } from './sync/
 export { ObservableValue, type Observable, type Observer, type Subscription, type ReadonlyObservableValue } from './mirror/observable-value.js';
 export type { PendingEdit, Conflict, CollectionTables, MirrorDatabase } from './mirror/typed-rows.js';
 export type { MirrorTransaction } from './mirror/mirror-transaction.js';
+export type { RecordSyncState } from './mirror/record-sync-state.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './mirror/mirror-database.js';

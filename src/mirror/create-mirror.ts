@@ -13,7 +13,10 @@ import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders
 import { leaderLockName } from './copy-lead.js';
 import type { Mirror } from './mirror.js';
 import { readonlyView } from './observable-value.js';
-import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
+import { readRecordSyncState } from './record-sync-state.js';
+import { withChangedFields } from './conflict-fields.js';
+import { toId } from '../ids/id.js';
+import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from './mirror-database.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
@@ -163,11 +166,16 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     live: liveObservable,
     // The rows as the tables hold them, typed by their collection (the read face kept every field).
     pending: () => listOutbox(db) as Promise<PendingEdit[]>,
-    conflicts: () => listConflicts(db) as Promise<Conflict[]>,
+    conflicts: async () => (await listConflicts(db)).map(withChangedFields),
     async ingest(collection, records) {
       controller.assertOpen('ingest');
       assertCollection(collection, 'ingest');
       await ingestRecords(db, collection, records, () => env.now());
+    },
+    async syncStateOf(collection, id) {
+      controller.assertOpen('syncStateOf');
+      assertCollection(collection, 'syncStateOf');
+      return readRecordSyncState(db, collection, toId(id));
     },
     findStranded: () => stranded.find(),
     takeOverEdits: (dbName) => stranded.takeOver(dbName),

@@ -10,6 +10,7 @@ import type { TakeOverReport } from './take-over-edits.js';
 import type { SyncReport } from '../sync/cycle/index.js';
 import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
 import type { MirrorTransaction } from './mirror-transaction.js';
+import type { RecordSyncState } from './record-sync-state.js';
 
 /** The facade an app holds: an offline copy of the service that syncs itself. */
 export interface Mirror {
@@ -79,6 +80,12 @@ export interface Mirror {
   reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
   /** Puts rejected edits (all, or those of the given record ids) back in line for the next push. Returns how many. */
   retryRejected(ids?: Id[]): Promise<number>;
+  /**
+   * Where one record stands between this device and the server: in step, pending, sent without an
+   * answer, rejected (with the reason) or in conflict (see {@link RecordSyncState}). Inside
+   * `live()` (or `useRecordSyncState`) it follows every change.
+   */
+  syncStateOf(collection: CollectionName, id: Id): Promise<RecordSyncState>;
   /** Unresolved conflicts. */
   conflicts(): Promise<Conflict[]>;
   /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */

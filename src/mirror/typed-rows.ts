@@ -21,7 +21,8 @@ export type PendingEdit<C extends CollectionName = CollectionName> = {
 
 /**
  * An unresolved conflict, typed by its collection: the record as this device left it (`local`),
- * as the server has it (`server`) and as both last agreed (`base`), each a record of `collection`.
+ * as the server has it (`server`) and as both last agreed (`base`), each a record of `collection`,
+ * with the fields each side changed.
  */
 export type Conflict<C extends CollectionName = CollectionName> = {
   [K in C]: Omit<ConflictRow, 'collection' | 'local' | 'server' | 'base'> & {
@@ -29,6 +30,10 @@ export type Conflict<C extends CollectionName = CollectionName> = {
     local: StoredRecordOf<K> | null;
     server: StoredRecordOf<K> | null;
     base: StoredRecordOf<K> | null;
+    /** Fields this device changed since `base` (sorted). */
+    localChanged: string[];
+    /** Fields the server changed since `base` (sorted); those also in `localChanged` with other values are `fields`. */
+    serverChanged: string[];
   };
 }[C];
 

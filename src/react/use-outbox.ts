@@ -1,5 +1,8 @@
 import { useCallback } from 'react';
 import type { Conflict, PendingEdit } from '../mirror/typed-rows.js';
+import type { RecordSyncState } from '../mirror/record-sync-state.js';
+import type { Id } from '../ids/id.js';
+import type { CollectionName } from '../schema/collections.js';
 import type { ConflictChoice } from '../sync/conflicts/index.js';
 import { requireMirror, useMirror } from './mirror-context.js';
 import { useLiveQuery } from './use-live-query.js';
@@ -37,4 +40,18 @@ export function useConflicts(): ConflictsState {
     [mirror],
   );
   return { conflicts, resolve };
+}
+
+/**
+ * Where one record stands between this device and the server (`mirror.syncStateOf`), live: a
+ * badge beside a record shows "waiting", "sent", "refused: <reason>" or "conflict" from it.
+ * `undefined` until the mirror and the first answer are there.
+ *
+ * ```tsx
+ * const sync = useRecordSyncState('customers', customer.id);
+ * {sync?.state === 'rejected' && <span title={sync.reason}>refused</span>}
+ * ```
+ */
+export function useRecordSyncState(collection: CollectionName, id: Id): RecordSyncState | undefined {
+  return useLiveQuery((mirror) => mirror.syncStateOf(collection, id), [collection, id]);
 }

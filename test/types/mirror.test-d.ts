@@ -3,8 +3,8 @@
  * type-checking mode), so a change that breaks inference fails `npm test`.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Conflict, Customer, Id, Mirror, Order, OrderDetail, PendingEdit, Product, ReadonlyObservableValue, StoredRecordOf, SyncStatus } from '../../src/index.js';
-import { useConflicts, useLiveQuery, usePending, useRemove, useSave } from '../../src/react/index.js';
+import type { Conflict, RecordSyncState, Customer, Id, Mirror, Order, OrderDetail, PendingEdit, Product, ReadonlyObservableValue, StoredRecordOf, SyncStatus } from '../../src/index.js';
+import { useConflicts, useLiveQuery, usePending, useRecordSyncState, useRemove, useSave } from '../../src/react/index.js';
 
 declare const mirror: Mirror;
 
@@ -54,6 +54,9 @@ describe('the typed reads', () => {
     const conflict = (await mirror.conflicts())[0]!;
     expectTypeOf(conflict).toEqualTypeOf<Conflict>();
     if (conflict.collection === 'orders') expectTypeOf(conflict.server).toEqualTypeOf<StoredRecordOf<'orders'> | null>();
+    expectTypeOf(conflict.localChanged).toEqualTypeOf<string[]>();
+    const state = await mirror.syncStateOf('customers', '1');
+    if (state.state === 'rejected') expectTypeOf(state.reason).toEqualTypeOf<string>();
   });
 
   it('keeps the status and the progress read-only', () => {
@@ -72,6 +75,7 @@ describe('the React hooks', () => {
     expectTypeOf(useRemove('orders').remove).parameter(0).toEqualTypeOf<Id>();
     expectTypeOf(usePending()).toEqualTypeOf<PendingEdit[]>();
     expectTypeOf(useConflicts().conflicts).toEqualTypeOf<Conflict[]>();
+    expectTypeOf(useRecordSyncState('customers', '1')).toEqualTypeOf<RecordSyncState | undefined>();
     expectTypeOf(useLiveQuery((m) => m.db.customers.toArray(), [], [])).toEqualTypeOf<StoredRecordOf<'customers'>[] | never[]>();
   });
 });
