@@ -1,7 +1,6 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import { assertCollection, listOutbox } from '../sync/outbox/index.js';
 import type { CollectionName } from '../schema/collections.js';
-import { listConflicts } from '../sync/conflicts/index.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
 import { createConfiguredCycle, createProgressTracker, describeError } from '../sync/cycle/index.js';
@@ -14,7 +13,7 @@ import { leaderLockName } from './copy-lead.js';
 import type { Mirror } from './mirror.js';
 import { readonlyView } from './observable-value.js';
 import { readRecordSyncState } from './record-sync-state.js';
-import { withChangedFields } from './conflict-fields.js';
+import { listConflictViews } from './conflict-fields.js';
 import { toId } from '../ids/id.js';
 import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from './mirror-database.js';
@@ -166,7 +165,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     live: liveObservable,
     // The rows as the tables hold them, typed by their collection (the read face kept every field).
     pending: () => listOutbox(db) as Promise<PendingEdit[]>,
-    conflicts: async () => (await listConflicts(db)).map(withChangedFields),
+    conflicts: () => listConflictViews(db),
     async ingest(collection, records) {
       controller.assertOpen('ingest');
       assertCollection(collection, 'ingest');

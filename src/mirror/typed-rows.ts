@@ -30,7 +30,7 @@ export type Conflict<C extends CollectionName = CollectionName> = {
     local: StoredRecordOf<K> | null;
     server: StoredRecordOf<K> | null;
     base: StoredRecordOf<K> | null;
-    /** Fields this device changed since `base` (sorted). */
+    /** Fields this device changed (sorted), as its edit recorded them. */
     localChanged: string[];
     /** Fields the server changed since `base` (sorted); those also in `localChanged` with other values are `fields`. */
     serverChanged: string[];
