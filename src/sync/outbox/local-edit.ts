@@ -1,4 +1,6 @@
+import { boundTables, type BoundTables } from '../../db/bound-tables.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
+import { writesTogether } from '../../db/writes-together.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { formatIssues, kindOf, ValidationError } from '../../errors/index.js';
 import { tryToId, type Id } from '../../ids/id.js';
@@ -45,9 +47,11 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
   if (id === undefined) validateWrite(collection, given, { now });
   const table = db.collection(collection);
 
-  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
-    const local = id === '0' || id === undefined ? undefined : await table.get(id);
-    if (!local) return createRecord(db, collection, given, id ?? '0', now);
+  return db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async (tx) => {
+    // Every request through the transaction itself: the app's ambient one may be lost on the way.
+    const tables = boundTables(tx);
+    const local = id === '0' || id === undefined ? undefined : await tables.collection(collection).get(id);
+    if (!local) return createRecord(tables, collection, given, id ?? '0', now);
 
     const passed = Object.keys(given).filter((k) => k !== 'id' && k !== '_t' && !isMetaField(k));
     const { validated, filled } = validateEdit(collection, local, given, passed, now);
@@ -59,7 +63,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
 
     const wasDeleted = isTombstone(collection, local);
     const tombstone = isTombstone(collection, record);
-    await writeEdit(db, collection, record, {
+    await writeEdit(tables, collection, record, {
       collection,
       id: local.id,
       op: tombstone && !wasDeleted ? 'delete' : 'update',
@@ -87,8 +91,9 @@ export async function removeLocal(db: MirrorDb, collection: CollectionName, id: 
   }
   const { now } = options;
   const table = db.collection(collection);
-  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async () => {
-    const local = await table.get(key);
+  await db.transaction('rw', [table, db._sync_outbox, db._sync_conflicts], async (tx) => {
+    const tables = boundTables(tx);
+    const local = await tables.collection(collection).get(key);
     if (!local) {
       throw new ValidationError(`remove ${collection}: no record with id ${key} in the mirror`, {
         issues: [{ path: ['id'], message: `no ${collection} record ${key}` }],
@@ -99,11 +104,11 @@ export async function removeLocal(db: MirrorDb, collection: CollectionName, id: 
     const record: StoredRecord = { ...local, _d: now };
     if (collection === 'products') record.visible = false;
     const changed = deletionFields(collection).filter((f) => !sameValue(record[f], local[f]));
-    await writeEdit(db, collection, record, { collection, id: key, op: 'delete', changed, before: local, tombstone: true, at: now });
+    await writeEdit(tables, collection, record, { collection, id: key, op: 'delete', changed, before: local, tombstone: true, at: now });
   });
 }
 
-async function createRecord(db: MirrorDb, collection: CollectionName, given: Record<string, unknown>, id: Id, now: number): Promise<Id> {
+async function createRecord(tables: BoundTables, collection: CollectionName, given: Record<string, unknown>, id: Id, now: number): Promise<Id> {
   const info = COLLECTION_INFO[collection];
   let newId = id;
   const minted = newId === '0';
@@ -118,13 +123,13 @@ async function createRecord(db: MirrorDb, collection: CollectionName, given: Rec
     newId = generateId(info.tableId, { now });
     // Another tab or worker has its own generator: in the same millisecond it can draw the same
     // slot. The transaction sees its record, and this create takes the next id instead.
-    while ((await db.collection(collection).get(newId)) !== undefined) newId = generateId(info.tableId, { now });
+    while ((await tables.collection(collection).get(newId)) !== undefined) newId = generateId(info.tableId, { now });
   }
   const validated = validateWrite(collection, { ...given, id: newId, _v: undefined }, { now }) as Record<string, unknown>;
   const record: StoredRecord = { ...validated, id: newId, _v: 0 };
   const changed = Object.keys(record).filter((f) => !isMetaField(f) && record[f] !== undefined);
   const tombstone = isTombstone(collection, record);
-  await writeEdit(db, collection, record, {
+  await writeEdit(tables, collection, record, {
     collection,
     id: newId,
     op: tombstone ? 'delete' : 'create',
@@ -188,14 +193,22 @@ function validateEdit(
   }
 }
 
-/** Writes the record and its folded outbox entry (inside the caller's transaction). */
-async function writeEdit(db: MirrorDb, collection: CollectionName, record: StoredRecord, edit: LocalEdit): Promise<void> {
-  const existing = await db._sync_outbox.where('[collection+id]').equals([collection, edit.id]).first();
+/**
+ * Writes the record and its folded outbox entry (inside the caller's transaction). The writes
+ * are asked for together, nothing awaited between them: a transaction that commits between two
+ * requests (a page reloaded or closed stops its script, and Firefox then commits what was asked
+ * so far) would keep a record no push ever sends (issue 39). Reads come first.
+ */
+async function writeEdit(tables: BoundTables, collection: CollectionName, record: StoredRecord, edit: LocalEdit): Promise<void> {
+  const existing = await tables.outbox.where('[collection+id]').equals([collection, edit.id]).first();
   const entry: OutboxEntry = foldEdit(existing, edit);
-  await db.collection(collection).put(record);
-  await db._sync_outbox.put(entry);
   // The conflict row shows the record as the app now has it.
-  if (entry.state === 'conflict') await db._sync_conflicts.update(conflictKey(collection, edit.id), { local: record });
+  const conflict = entry.state === 'conflict' ? await tables.conflicts.get(conflictKey(collection, edit.id)) : undefined;
+  await writesTogether([
+    tables.collection(collection).put(record),
+    tables.outbox.put(entry),
+    ...(conflict ? [tables.conflicts.put({ ...conflict, local: record })] : []),
+  ]);
 }
 
 /** Throws a `ValidationError` (`<what>: unknown collection ...`) unless `collection` is one of {@link COLLECTIONS}. */
