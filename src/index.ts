@@ -139,6 +139,8 @@ export type {
   OutboxState,
   ConflictRow,
   MovedCreate,
+  OrphanedCreate,
+  OrphanedCreates,
 } from './db/sync-rows.js';
 
 // sync
