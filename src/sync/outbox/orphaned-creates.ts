@@ -1,4 +1,5 @@
 import { META_KEYS } from '../../db/meta-keys.js';
+import { quarantineKey } from '../../db/quarantine-key.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { MetaRow, OrphanedCreate, OrphanedCreates, OutboxEntry } from '../../db/sync-rows.js';
 import { SYNC_TABLES } from '../../db/table-names.js';
@@ -31,7 +32,11 @@ export async function findUnsentCreates(db: MirrorDb, collections: readonly Coll
     if (ids.length === 0) continue;
     const entries = await db._sync_outbox.where('[collection+id]').anyOf(ids.map((id) => [collection, id])).toArray();
     const queued = new Set(entries.map((e) => e.id));
-    for (const id of ids) if (!queued.has(id)) found.push({ collection, id });
+    // A server copy the read schema refused is still the server's: that create landed.
+    const held = await db._sync_quarantine.bulkGet(ids.map((id) => quarantineKey(collection, id, undefined)));
+    ids.forEach((id, i) => {
+      if (!queued.has(id) && !held[i]) found.push({ collection, id });
+    });
   }
   return found;
 }

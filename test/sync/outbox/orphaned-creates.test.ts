@@ -21,13 +21,16 @@ async function orphan(name: string): Promise<string> {
 }
 
 describe('findUnsentCreates', () => {
-  it('finds records with _v 0 and no outbox entry, and none that have an entry in any state or a server version', async () => {
+  it('finds records with _v 0 and no outbox entry, and none that have an entry in any state, a server version or a server copy in quarantine', async () => {
     const lost = await orphan('Lost');
     await saveLocal(db, 'warehouses', { name: 'Pending' }, { now: NOW });
     const rejected = await saveLocal(db, 'warehouses', { name: 'Refused' }, { now: NOW });
     const entry = (await db._sync_outbox.where('[collection+id]').equals(['warehouses', rejected]).first())!;
     await db._sync_outbox.put({ ...entry, state: 'rejected', reason: 'no' });
     await db.warehouses.put({ id: '42', _v: 900, name: 'From the server' });
+    // Acknowledged, and the server's copy refused by the read schema: it is on the server.
+    const refused = await orphan('Refused on the way back');
+    await db._sync_quarantine.put({ key: `warehouses:${refused}`, collection: 'warehouses', id: refused, record: {}, issues: [{ path: ['name'], message: 'bad' }], at: NOW });
     expect(await findUnsentCreates(db, ['warehouses', 'customers'])).toEqual([{ collection: 'warehouses', id: lost }]);
   });
 });
