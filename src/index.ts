@@ -146,6 +146,8 @@ export type {
   OutboxState,
   ConflictRow,
   MovedCreate,
+  OrphanedCreate,
+  OrphanedCreates,
 } from './db/sync-rows.js';
 
 // sync

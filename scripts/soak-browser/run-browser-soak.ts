@@ -123,7 +123,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     for (const tab of tabs.open) await tab.collectReports();
     for (const tab of tabs.open) {
       const snapshot = await tab.call<PageSnapshot>('snapshot');
-      devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[] });
+      devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[], orphanedCreates: snapshot.orphanedCreates });
     }
     const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
     // A report or a rejection still on its way (a beacon, a timer late) reaches its listener.

@@ -17,7 +17,7 @@
  * - **Nothing stuck**: every outbox is empty after settling (no pending, rejected or conflict entry).
  * - **No unhandled rejection** in the process, and no operation that threw (a valid edit refused).
  */
-import type { OutboxEntry, StoredRecord } from '../../src/db/sync-rows.js';
+import type { OrphanedCreates, OutboxEntry, StoredRecord } from '../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { isTombstone } from '../../src/sync/records/index.js';
 import { markerOf, type DeviceCreate, type FieldWrite, type Ledger, type Writer } from './ledger.js';
@@ -34,6 +34,8 @@ export interface DeviceState {
   records: Readonly<Record<CollectionName, readonly AnyRecord[]>>;
   /** `mirror.pending()`: every outbox entry left (pending, rejected, conflict). */
   outbox: readonly OutboxEntry[];
+  /** `status.orphanedCreates`: local creates the mirror found with no outbox entry and queued again. */
+  orphanedCreates?: OrphanedCreates;
 }
 
 /** Everything the checks look at. */
@@ -65,7 +67,7 @@ export interface SoakState {
 }
 
 /** Kinds of violation. */
-export type ViolationKind = 'lost' | 'duplicated' | 'differs' | 'stuck' | 'unhandled' | 'failed';
+export type ViolationKind = 'lost' | 'duplicated' | 'differs' | 'stuck' | 'orphaned' | 'unhandled' | 'failed';
 
 /** One broken promise, said plainly. */
 export interface Violation {
@@ -84,6 +86,12 @@ export interface CheckResult {
   duplicated: number;
   /** Records created by devices and found on the server. */
   createsFound: number;
+  /**
+   * Local creates a mirror found with no outbox entry and no server copy (`status.orphanedCreates`),
+   * each named once however many devices share its database: queued again, so not lost, but each
+   * is an edit written without its entry, and a violation.
+   */
+  orphaned: number;
   /** Writes checked, and how each one held. */
   writes: { checked: number; onServer: number; overwritten: number; droppedByConflict: number; deleted: number; writtenBlind: number };
 }
@@ -96,6 +104,7 @@ export function checkSoak(state: SoakState): CheckResult {
   const creates = checkCreates(state, server, markers, violations);
   const writes = checkWrites(state, server, markers, violations);
   checkDevices(state, violations);
+  const orphaned = checkOrphaned(state, violations);
   for (const reason of state.unhandledRejections) violations.push({ kind: 'unhandled', message: `unhandled rejection: ${reason}` });
   for (const error of state.operationErrors) violations.push({ kind: 'failed', message: `operation failed: ${error}` });
   return {
@@ -103,6 +112,7 @@ export function checkSoak(state: SoakState): CheckResult {
     lost: violations.filter((v) => v.kind === 'lost').length,
     duplicated: creates.duplicated,
     createsFound: creates.found,
+    orphaned,
     writes,
   };
 }
@@ -250,6 +260,24 @@ function checkDevices(state: SoakState, violations: Violation[]): void {
       violations.push({ kind: 'stuck', message: `${device.label ?? device.writer}: outbox ${entry.state} ${entry.op} of ${entry.collection} ${entry.id}${entry.reason ? ` (${entry.reason})` : ''}` });
     }
   }
+}
+
+/** A violation for each local create a device's mirror found with no outbox entry (see `CheckResult.orphaned`); returns how many. */
+function checkOrphaned(state: SoakState, violations: Violation[]): number {
+  const named = new Map<string, string>();
+  let beyond = 0;
+  for (const device of state.devices) {
+    const found = device.orphanedCreates;
+    if (!found) continue;
+    for (const o of found.latest) named.set(`${o.collection} ${o.id}`, device.label ?? device.writer);
+    beyond = Math.max(beyond, found.total - found.latest.length);
+  }
+  for (const [record, where] of named) {
+    const [collection, id] = record.split(' ') as [CollectionName, string];
+    violations.push({ kind: 'orphaned', message: `${where}: ${record}: a local create with no outbox entry (queued again by the mirror)`, subject: { collection, id } });
+  }
+  if (beyond > 0) violations.push({ kind: 'orphaned', message: `${beyond} more local creates with no outbox entry than status.orphanedCreates names` });
+  return named.size + beyond;
 }
 
 /**

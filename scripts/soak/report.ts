@@ -26,7 +26,7 @@ export function formatReport(r: SoakResult): string {
     `restarts: ${restartTotal} (${restarts.map(([point, c]) => `${point} ${c.hit}${c.missed ? ` +${c.missed} after the sync` : ''}`).join(', ')})`,
     `conflicts: ${r.conflicts.noted} (resolved ${r.conflicts.resolvedLocal} local, ${r.conflicts.resolvedServer} server); settled in ${r.settle.rounds} round(s)`,
     `writes checked: ${check.writes.checked} (${check.writes.onServer} on the server, ${check.writes.overwritten} written over by someone who had seen them, ${check.writes.droppedByConflict} dropped by a conflict resolved for the server, ${check.writes.deleted} in deleted records)`,
-    `lost ${check.lost}, duplicated ${check.duplicated}, differing ${count(r, 'differs')}, stuck ${count(r, 'stuck')}, unhandled rejections ${count(r, 'unhandled')}, failed operations ${count(r, 'failed')}`,
+    `lost ${check.lost}, duplicated ${check.duplicated}, differing ${count(r, 'differs')}, stuck ${count(r, 'stuck')}, orphaned creates ${check.orphaned}, unhandled rejections ${count(r, 'unhandled')}, failed operations ${count(r, 'failed')}`,
   ];
   lines.push(...verdict(check.violations, `seed ${r.options.seed}; to reproduce: ${soakCommand(r.options)}`));
   return `${lines.join('\n')}\n`;

@@ -102,7 +102,7 @@ export async function runSoak(options: SoakOptions, hooks: RunHooks = {}): Promi
     for (const { device } of devices) {
       const records = {} as Record<CollectionName, AnyRecord[]>;
       for (const c of COLLECTIONS) records[c] = await device.mirror.db.table(c).toArray();
-      state.push({ writer: device.writer, records, outbox: await device.mirror.pending() });
+      state.push({ writer: device.writer, records, outbox: await device.mirror.pending(), orphanedCreates: device.mirror.status.value.orphanedCreates });
     }
     const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
     // Let a rejection still on its way (a microtask or a timer late) reach the listener.

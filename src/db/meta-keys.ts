@@ -8,6 +8,10 @@ export const META_KEYS = {
   lease: 'leader',
   /** The latest creates moved to a fresh id because their id was taken (`status.movedCreates`). */
   movedCreates: 'moved-creates',
+  /** The local creates found with no outbox entry and queued again (`status.orphanedCreates`). */
+  orphanedCreates: 'orphaned-creates',
+  /** Local creates with no outbox entry seen by the last check, which the next one queues again if it still finds them. */
+  orphanSuspects: 'orphan-suspects',
   /** Touched by a tab that does not push itself after a local edit, so the leader hears of it. */
   outboxTouched: 'outbox-touched',
   /** The collections the server lacks, by name. */

@@ -207,6 +207,27 @@ export interface MovedCreate {
   at: number;
 }
 
+/**
+ * A local create found with no outbox entry and no copy on the server (`_v` 0: never
+ * acknowledged), which no push would ever have sent: an edit whose record was written without its
+ * entry (issue 39). The mirror queued it again as a create under its own id, so nothing is lost
+ * (a create carries its client-generated id, so sending it again cannot duplicate it).
+ */
+export interface OrphanedCreate {
+  collection: CollectionName;
+  id: Id;
+  /** When it was queued again (local ms). */
+  at: number;
+}
+
+/** What the mirror keeps of the {@link OrphanedCreate}s it found: how many in all, and the latest. */
+export interface OrphanedCreates {
+  /** How many it has found and queued again since the database was made. */
+  total: number;
+  /** The latest ones (up to 20), oldest first. */
+  latest: OrphanedCreate[];
+}
+
 /** Small keyed state shared by tabs: tenant, leader lease, the leader's last status. */
 export interface MetaRow {
   key: string;

@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../db/mirror-db.js';
 import { inTransaction } from '../db/in-transaction.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../db/sync-rows.js';
-import { diffFields } from '../sync/records/fields.js';
+import { diffFields } from '../sync/records/index.js';
 import type { Conflict } from './typed-rows.js';
 
 /** The unresolved conflicts, oldest first, as `mirror.conflicts()` hands them out (see {@link withChangedFields}). */

@@ -3,6 +3,7 @@ import { META_KEYS } from '../db/meta-keys.js';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { COLLECTIONS } from '../schema/collections.js';
 import { readUnavailable, type ListName } from '../sync/cycle/index.js';
+import { readOrphanedCreates } from '../sync/outbox/index.js';
 import { readMovedCreates } from '../sync/push/index.js';
 import { ObservableValue } from './observable-value.js';
 import { initialProgress, initialStatus, type SyncProgress, type SyncStatus } from './status.js';
@@ -52,6 +53,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       quarantinedBy: await quarantinedByCollection(db),
       unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
       movedCreates: await readMovedCreates(db),
+      orphanedCreates: await readOrphanedCreates(db),
       touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
     })).subscribe({
       next: ({ touched, ...c }) => {

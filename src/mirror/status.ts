@@ -1,4 +1,4 @@
-import type { MovedCreate } from '../db/sync-rows.js';
+import type { MovedCreate, OrphanedCreates } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { SyncPhase } from '../sync/controller/index.js';
 import type { StrandedCopy } from './stranded-copies.js';
@@ -70,6 +70,15 @@ export interface SyncStatus {
    * the database, so every tab shows them.
    */
   movedCreates: MovedCreate[];
+  /**
+   * Local creates found with no outbox entry and no copy on the server: records an edit wrote
+   * without the entry that sends them, which no push would ever have sent (issue 39). The sync
+   * queues each again as a create under its own id, so nothing is lost; `total` counts them since
+   * the database was made, `latest` names the latest (up to 20, oldest first, with when each was
+   * queued again). Any count above 0 is a fault worth reporting. Kept in the database, so every
+   * tab shows them.
+   */
+  orphanedCreates: OrphanedCreates;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -92,6 +101,7 @@ export function initialStatus(online: boolean): SyncStatus {
     failing: {},
     stranded: undefined,
     movedCreates: [],
+    orphanedCreates: { total: 0, latest: [] },
     lastSyncAt: undefined,
     lastError: undefined,
   };

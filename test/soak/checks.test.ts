@@ -33,7 +33,7 @@ describe('the soak checks', () => {
   it('pass a state where every create landed once, every write is on the server and the device equals it', () => {
     const result = checkSoak(agreeingState());
     expect(result.violations).toEqual([]);
-    expect(result).toMatchObject({ lost: 0, duplicated: 0, createsFound: 1, writes: { checked: 4, onServer: 4 } });
+    expect(result).toMatchObject({ lost: 0, duplicated: 0, createsFound: 1, orphaned: 0, writes: { checked: 4, onServer: 4 } });
   });
 
   it('report a create applied twice: a record on the server that no one created', () => {
@@ -43,6 +43,21 @@ describe('the soak checks', () => {
     const result = checkSoak(state);
     expect(result.duplicated).toBe(1);
     expect(result.violations).toEqual([{ kind: 'duplicated', message: expect.stringContaining('customers: the server holds 4 records, 1 more than the 3 made') }]);
+  });
+
+  it('report each local create a mirror found with no outbox entry once, however many tabs of its database say so', () => {
+    const state = agreeingState();
+    const found = { total: 1, latest: [{ collection: 'customers' as const, id: '30', at: 1 }] };
+    const device = state.devices[0]!;
+    state.devices = [
+      { ...device, label: 'tab 1', orphanedCreates: found },
+      { ...device, label: 'tab 2', orphanedCreates: found },
+    ];
+    const result = checkSoak(state);
+    expect(result.orphaned).toBe(1);
+    expect(result.violations).toEqual([
+      { kind: 'orphaned', message: 'tab 2: customers 30: a local create with no outbox entry (queued again by the mirror)', subject: { collection: 'customers', id: '30' } },
+    ]);
   });
 
   it('report a create missing on the server', () => {

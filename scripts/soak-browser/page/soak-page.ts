@@ -12,6 +12,7 @@
  * Reports go by `navigator.sendBeacon`, which outlives a page that is closed or reloaded, each
  * stamped with `Date.now()` in the page: the harness's clock is the same machine's.
  */
+import type { OrphanedCreates } from '../../../src/db/sync-rows.js';
 import { createMirror, type Mirror } from '../../../src/mirror/create-mirror.js';
 import { COLLECTIONS } from '../../../src/schema/collections.js';
 import { DeviceEdits, type EditIntent } from '../../soak/device-edits.js';
@@ -45,6 +46,8 @@ export interface PageSnapshot {
   outbox: unknown[];
   leader: boolean;
   phase: string;
+  /** `status.orphanedCreates`: local creates found with no outbox entry and queued again. */
+  orphanedCreates: OrphanedCreates;
 }
 
 const params = new URLSearchParams(location.search);
@@ -183,5 +186,5 @@ export async function snapshot(): Promise<PageSnapshot> {
   const records: Record<string, Record<string, unknown>[]> = {};
   for (const collection of COLLECTIONS) records[collection] = await m.db.table(collection).toArray();
   const s = m.status.value;
-  return { records, outbox: await m.pending(), leader: s.leader, phase: s.phase };
+  return { records, outbox: await m.pending(), leader: s.leader, phase: s.phase, orphanedCreates: s.orphanedCreates };
 }

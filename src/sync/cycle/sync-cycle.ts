@@ -4,6 +4,8 @@ import { pullCategories, type Puller, reconcileCollection, type ReconcileReport 
 import type { Pusher, PushReport } from '../push/index.js';
 import type { SyncClient } from '../sync-client.js';
 import { pullIsolated } from './isolated-pulls.js';
+import { checkOrphanedCreates } from './orphan-check.js';
+import { requeueCreates } from '../outbox/index.js';
 import { emptyReport, type SyncReport } from './sync-report.js';
 
 /** What a sync cycle works with. */
@@ -32,11 +34,18 @@ export interface SyncCycleOptions {
 
 /** One instance's sync work: the full cycle, and the push-only cycle that follows local edits. */
 export interface SyncCycle {
-  /** Pull every collection (or `only`), the categories on full runs, push, read back what was pushed, reconcile when due. */
+  /**
+   * Pull every collection (or `only`), the categories on full runs, push, read back what was
+   * pushed, queue again the local creates no push would send (see `checkOrphanedCreates`),
+   * reconcile when due.
+   */
   run(signal: AbortSignal, only?: readonly CollectionName[]): Promise<SyncReport>;
   /** Push the pending edits only: pull their collections (to rebase), push, read back what landed. */
   pushPending(signal: AbortSignal): Promise<void>;
-  /** One reconcile sweep of one collection: repairs records the deltas missed and removes vanished ones. */
+  /**
+   * One reconcile sweep of one collection: repairs records the deltas missed, removes vanished
+   * ones, and queues again the local creates it shows the server never had (`neverSent`).
+   */
   reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport>;
   /** Forgets a collection's checkpoint: its next pull is a full traversal (`resync()`). */
   reset(collection: CollectionName): Promise<void>;
@@ -50,8 +59,11 @@ export interface SyncCycle {
 export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
   const { db, client, puller, pusher, now } = options;
 
-  function reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport> {
-    return reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal });
+  async function reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport> {
+    const report = await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal });
+    // The sweep saw the server's whole list: a local create it lacks and no entry sends was never sent.
+    await requeueCreates(db, report.neverSent.map((id) => ({ collection, id })), now());
+    return report;
   }
 
   /** Pushes, then pulls each collection that had records acknowledged, so the mirror holds the server's versions (`_v` and all). */
@@ -101,6 +113,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       }
       // Only collections pulled in this run are pushed: the check for conflicts needs the server's latest state.
       report.push = await pushAndReadBack(pulled, signal, report);
+      report.orphanedCreates = await checkOrphanedCreates(db, pulled, now());
       await reconcileDue(pulled, signal, report);
       report.finishedAt = now();
       return report;

@@ -1,3 +1,4 @@
+import type { OrphanedCreate } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { PullReport, ReconcileReport } from '../pull/index.js';
 import type { PushReport } from '../push/index.js';
@@ -14,6 +15,11 @@ export interface SyncReport {
   push: PushReport | undefined;
   /** Category nodes read, when categories were pulled. */
   categories: number | undefined;
+  /**
+   * Local creates this run found with no outbox entry and no copy on the server, and queued
+   * again (see `status.orphanedCreates`); the reconcile sweeps report their own.
+   */
+  orphanedCreates: OrphanedCreate[];
   /** Reconcile sweeps that ran. */
   reconciled: ReconcileReport[];
   /** Collections of this run. */
@@ -47,6 +53,7 @@ export function emptyReport(ran: boolean, startedAt: number, collections: readon
     pulls: [],
     push: undefined,
     categories: undefined,
+    orphanedCreates: [],
     reconciled: [],
     collections: [...collections],
     failed: [],

@@ -1,4 +1,5 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
+import { writesTogether } from '../../db/writes-together.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { formatIssues, kindOf, ValidationError } from '../../errors/index.js';
 import { tryToId, type Id } from '../../ids/id.js';
@@ -189,14 +190,22 @@ function validateEdit(
   }
 }
 
-/** Writes the record and its folded outbox entry (inside the caller's transaction). */
+/**
+ * Writes the record and its folded outbox entry (inside the caller's transaction). The writes
+ * are asked for together, nothing awaited between them: a transaction that commits between two
+ * requests (a page reloaded or closed stops its script, and Firefox then commits what was asked
+ * so far) would keep a record no push ever sends. Reads come first.
+ */
 async function writeEdit(db: MirrorDb, collection: CollectionName, record: StoredRecord, edit: LocalEdit): Promise<void> {
   const existing = await db._sync_outbox.where('[collection+id]').equals([collection, edit.id]).first();
   const entry: OutboxEntry = foldEdit(existing, edit);
-  await db.collection(collection).put(record);
-  await db._sync_outbox.put(entry);
   // The conflict row shows the record as the app now has it.
-  if (entry.state === 'conflict') await db._sync_conflicts.update(conflictKey(collection, edit.id), { local: record });
+  const conflict = entry.state === 'conflict' ? await db._sync_conflicts.get(conflictKey(collection, edit.id)) : undefined;
+  await writesTogether([
+    db.collection(collection).put(record),
+    db._sync_outbox.put(entry),
+    ...(conflict ? [db._sync_conflicts.put({ ...conflict, local: record })] : []),
+  ]);
 }
 
 /** Throws a `ValidationError` (`<what>: unknown collection ...`) unless `collection` is one of {@link COLLECTIONS}. */

@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { StoredRecord } from '../../db/sync-rows.js';
-import { compareIds } from '../../ids/id.js';
+import { compareIds, type Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
@@ -17,6 +17,11 @@ export interface ReconcileReport {
   repaired: number;
   /** Local records the server no longer has (removed from the mirror). */
   vanished: number;
+  /**
+   * Local creates the server never had and no outbox entry would send (`_v` 0, no entry), by id:
+   * kept, not removed; the sync queues them again (see `status.orphanedCreates`).
+   */
+  neverSent: Id[];
   /**
    * Records quarantined: server records the read schema refused (their local copies kept), and
    * the refused hydrated children of parents applied without them.
@@ -44,7 +49,8 @@ export interface ReconcileOptions {
  * A full id traversal of one collection (no version filter) compared with the mirror, side by
  * side in id order: server records missing locally or newer than the local copy are applied
  * (a delta that missed them, or a checkpoint lost), local records the server no longer lists
- * are removed, except records with a pending local edit. Server records the read schema refuses
+ * are removed, except records with a pending local edit and local creates the server never had
+ * with no outbox entry (`neverSent`), which the sync queues again. Server records the read schema refuses
  * are quarantined, as a pull does, and never count as vanished. What the user sees stays in place
  * during the sweep: nothing is cleared first.
  *
@@ -55,9 +61,11 @@ export interface ReconcileOptions {
 export async function reconcileCollection(collection: CollectionName, options: ReconcileOptions): Promise<ReconcileReport> {
   const { db, client } = options;
   const now = options.now ?? Date.now;
-  const report: ReconcileReport = { collection, repaired: 0, vanished: 0, quarantined: 0, seen: 0 };
+  const report: ReconcileReport = { collection, repaired: 0, vanished: 0, neverSent: [], quarantined: 0, seen: 0 };
   const localIds = (await db.table<StoredRecord, string>(collection).toCollection().primaryKeys()).sort(compareIds);
   const pending = new Set((await db._sync_outbox.where('collection').equals(collection).toArray()).map((e) => e.id));
+  // Read after `pending`: a create acknowledged in between is on the server before the traversal starts.
+  const unsent = new Set((await db.table<StoredRecord, string>(collection).where('_v').equals(0).primaryKeys()).filter((id) => !pending.has(id)));
   let next = 0;
   let maxV = 0;
   let startedAt: number | undefined;
@@ -73,15 +81,18 @@ export async function reconcileCollection(collection: CollectionName, options: R
       if (id !== undefined) serverIds.add(id);
     }
     const upTo = page.cursor;
-    const vanished: string[] = [];
+    const missing: string[] = [];
     // Local ids up to this page's last id that the page does not list are gone from the server.
     while (next < localIds.length && upTo !== undefined && compareIds(localIds[next]!, upTo) <= 0) {
       const id = localIds[next++]!;
-      if (!serverIds.has(id) && !pending.has(id)) vanished.push(id);
+      if (!serverIds.has(id) && !pending.has(id)) missing.push(id);
     }
     if (page.done) {
-      for (; next < localIds.length; next++) if (!pending.has(localIds[next]!)) vanished.push(localIds[next]!);
+      for (; next < localIds.length; next++) if (!pending.has(localIds[next]!)) missing.push(localIds[next]!);
     }
+    // A local create the server never had is not gone from it: it was never sent.
+    const vanished = missing.filter((id) => !unsent.has(id));
+    report.neverSent.push(...missing.filter((id) => unsent.has(id)));
     // A parent refused only for a bad hydrated child is applied without it; the child is quarantined.
     const refused = refusalsOfPage(collection, page.rejected, now);
     const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
