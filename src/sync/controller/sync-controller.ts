@@ -205,7 +205,7 @@ class Controller implements SyncController {
     return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled);
   }
 
-  /** `mirror.setToken()`: the client's new token, a new token generation, and a paused schedule resumed. */
+  /** `mirror.setToken()`: the client's new token, a new token generation, and a schedule paused for auth resumed. */
   setToken(token: string): void {
     if (typeof token !== 'string' || token.length === 0) {
       throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
@@ -214,8 +214,9 @@ class Controller implements SyncController {
     if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
     client.setToken(token);
     this.#tokens.bump();
-    this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
-    this.#scheduler.resume();
+    const { after } = this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
+    // A new token ends an auth-error pause only: full storage waits for a run that succeeds.
+    if (after.pause === undefined) this.#scheduler.resume();
   }
 
   /**

@@ -9,7 +9,7 @@ import type { FailureEvent } from '../cycle/index.js';
  * - `offline`: the runtime reports no network; sync resumes when it comes back.
  * - `auth-error`: the token was refused; sync waits for `setToken()`.
  * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
- *   succeeds, `setToken()` is called, or `stop()` then `start()`.
+ *   succeeds, or `stop()` then `start()` (a new token does not free storage).
  * - `error`: the last run failed and will be retried with backoff.
  * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
  *   back to it); `closed`: after `close()`, for good.
