@@ -161,9 +161,10 @@ export function fakeDb(): MirrorDb & { closed: number } {
   return db as unknown as MirrorDb & { closed: number };
 }
 
-/** A controller over a fake cycle, environment, feed and client. */
-export function fakeController(opts: { pollIntervalMs?: number; collections?: CollectionName[] } = {}) {
-  const clock = fakeEnvironment();
+/** A controller over a fake cycle, environment, feed and client (its database is never opened: the fake environment has locks). */
+export function fakeController(opts: { pollIntervalMs?: number; collections?: CollectionName[]; clock?: ReturnType<typeof fakeEnvironment> } = {}) {
+  // Another instance's clock: the same time, connectivity and locks, as two tabs of one browser.
+  const clock = opts.clock ?? fakeEnvironment();
   const cycle = fakeCycle(() => clock.env.now());
   const feed = fakeFeed();
   const db = fakeDb();

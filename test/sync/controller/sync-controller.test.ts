@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { AuthError } from '../../../src/errors/index.js';
 import { fakeController, flush, quotaExceeded } from './fake-controller.js';
 
 let made: ReturnType<typeof fakeController> | undefined;
@@ -27,6 +28,215 @@ describe('createSyncController, with a fake cycle', () => {
       await clock.advance(600_000);
       expect(cycle.calls.run).toBe(1);
       expect(feed.status.value.phase).toBe('storage-error');
+    });
+  });
+  describe('start() of a leader', () => {
+    it('runs at once, leads, and runs again once per poll interval', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 1_000 });
+      await controller.start();
+      await flush();
+      expect(cycle.calls.run).toBe(1);
+      expect(feed.status.value).toMatchObject({ phase: 'idle', leader: true });
+      expect(controller.pushesHere).toBe(true);
+      await clock.advance(1_000);
+      expect(cycle.calls.run).toBe(2);
+    });
+
+    it('shows the phase of a run under way, and idle with lastSyncAt once it ends', async () => {
+      const { controller, cycle, feed } = controllerWith();
+      let finish!: () => void;
+      cycle.runs(() => new Promise<undefined>((resolve) => (finish = () => resolve(undefined))));
+      await controller.start();
+      await flush();
+      expect(feed.status.value.phase).toBe('syncing');
+      finish();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'idle', lastError: undefined });
+      expect(feed.status.value.lastSyncAt).toBeTypeOf('number');
+    });
+  });
+
+  describe('a second instance on the same lock', () => {
+    it('follows: no run of its own, and syncNow() reports a run skipped', async () => {
+      const leader = controllerWith();
+      await leader.controller.start();
+      await flush();
+      const other = fakeController({ clock: leader.clock });
+      await other.controller.start();
+      await flush();
+      expect(other.feed.status.value).toMatchObject({ phase: 'following', leader: false });
+      expect(other.controller.pushesHere).toBe(false);
+      const report = await other.controller.syncNow();
+      expect(report.ran).toBe(false);
+      expect(other.cycle.calls.run).toBe(0);
+      await other.controller.close();
+    });
+
+    it('takes the lead when the leader stops, and runs', async () => {
+      const leader = controllerWith();
+      await leader.controller.start();
+      await flush();
+      const other = fakeController({ clock: leader.clock });
+      await other.controller.start();
+      await flush();
+      await leader.controller.stop();
+      await flush();
+      expect(leader.feed.status.value).toMatchObject({ phase: 'stopped', leader: false });
+      expect(other.feed.status.value).toMatchObject({ phase: 'idle', leader: true });
+      expect(other.cycle.calls.run).toBe(1);
+      await other.controller.close();
+    });
+  });
+
+  describe('failures', () => {
+    it('an auth failure pauses the schedule until setToken(), which runs at once', async () => {
+      const { controller, clock, cycle, feed, tokens } = controllerWith({ pollIntervalMs: 1_000 });
+      cycle.runs(() => {
+        throw new AuthError('GET /customers: refused', { status: 401, request: { method: 'GET', path: '/customers' } });
+      });
+      await controller.start();
+      await flush();
+      expect(feed.status.value.phase).toBe('auth-error');
+      expect(feed.status.value.lastError).toMatchObject({ name: 'AuthError' });
+      await clock.advance(600_000);
+      expect(cycle.calls.run).toBe(1);
+      cycle.runs(() => undefined);
+      controller.setToken('new');
+      expect(tokens).toEqual(['new']);
+      expect(feed.status.value.lastError).toBeUndefined();
+      await flush();
+      expect(cycle.calls.run).toBe(2);
+      expect(feed.status.value.phase).toBe('idle');
+    });
+
+    it('another failure shows error and is retried with backoff, not at the poll interval', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 60_000 });
+      cycle.runs(() => {
+        throw new Error('boom');
+      });
+      await controller.start();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'error', lastError: { name: 'Error', message: 'boom' } });
+      const [delay] = clock.pendingDelays();
+      expect(delay).toBeLessThanOrEqual(1_000);
+      cycle.runs(() => undefined);
+      await clock.advance(1_000);
+      expect(cycle.calls.run).toBe(2);
+      expect(feed.status.value).toMatchObject({ phase: 'idle', lastError: undefined });
+    });
+
+    it('a syncNow() that succeeds ends a storage-error pause, and the schedule carries on', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 1_000 });
+      cycle.runs(() => {
+        throw quotaExceeded();
+      });
+      await controller.start();
+      await flush();
+      expect(feed.status.value.phase).toBe('storage-error');
+      cycle.runs(() => undefined);
+      await controller.syncNow();
+      await flush();
+      expect(feed.status.value.phase).toBe('idle');
+      const runs = cycle.calls.run;
+      await clock.advance(1_000);
+      expect(cycle.calls.run).toBeGreaterThan(runs);
+    });
+
+    it('a syncNow() that fails rejects with the failure and shows it', async () => {
+      const { controller, cycle, feed } = controllerWith();
+      cycle.runs(() => {
+        throw new Error('boom');
+      });
+      await expect(controller.syncNow()).rejects.toThrow('boom');
+      expect(feed.status.value).toMatchObject({ phase: 'error', lastError: { message: 'boom' } });
+    });
+  });
+
+  describe('connectivity', () => {
+    it('shows offline and runs nothing while offline; coming back online runs at once', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 1_000 });
+      await controller.start();
+      await flush();
+      clock.setOnline(false);
+      expect(feed.status.value).toMatchObject({ phase: 'offline', online: false });
+      await clock.advance(10_000);
+      const runs = cycle.calls.run;
+      await clock.advance(10_000);
+      expect(cycle.calls.run).toBe(runs);
+      clock.setOnline(true);
+      await flush();
+      expect(cycle.calls.run).toBe(runs + 1);
+      expect(feed.status.value).toMatchObject({ phase: 'idle', online: true });
+    });
+  });
+
+  describe('the queue', () => {
+    it('runs syncNow() calls one at a time, in the order called', async () => {
+      const { controller, cycle } = controllerWith();
+      const order: string[] = [];
+      let active = 0;
+      cycle.runs(async () => {
+        active++;
+        expect(active).toBe(1);
+        order.push(`run ${cycle.calls.run}`);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        return undefined;
+      });
+      await Promise.all([controller.syncNow(), controller.syncNow(), controller.syncNow()]);
+      expect(order).toEqual(['run 1', 'run 2', 'run 3']);
+    });
+  });
+
+  describe('the push after an edit', () => {
+    it('is made by a started leader, once for a burst of edits', async () => {
+      const { controller, clock, cycle } = controllerWith();
+      await controller.start();
+      await flush();
+      controller.outboxGrew();
+      controller.outboxGrew();
+      await clock.advance(50);
+      expect(cycle.calls.pushPending).toBe(1);
+    });
+
+    it('is not made by a mirror never started', async () => {
+      const { controller, clock, cycle } = controllerWith();
+      controller.outboxGrew();
+      await clock.advance(50);
+      expect(cycle.calls.pushPending).toBe(0);
+    });
+  });
+
+  describe('stop() and close()', () => {
+    it('stop() aborts the run under way without counting it as a failure, and start() runs again', async () => {
+      const { controller, cycle, feed } = controllerWith();
+      let seen: AbortSignal | undefined;
+      cycle.runs((signal) => {
+        seen = signal;
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      });
+      await controller.start();
+      await flush();
+      await controller.stop();
+      expect(seen?.aborted).toBe(true);
+      expect(feed.status.value).toMatchObject({ phase: 'stopped', leader: false });
+      expect(feed.status.value.lastError).toBeUndefined();
+      cycle.runs(() => undefined);
+      await controller.start();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'idle', leader: true });
+    });
+
+    it('close() ends everything: the phase is closed, calls are refused, connectivity is no longer listened to', async () => {
+      const { controller, clock, feed } = controllerWith();
+      await controller.start();
+      await flush();
+      await controller.close();
+      expect(feed.status.value).toMatchObject({ phase: 'closed', leader: false });
+      expect(clock.connectivityListeners()).toBe(0);
+      expect(clock.pendingDelays()).toEqual([]);
+      await expect(controller.syncNow()).rejects.toThrow('syncNow: the mirror is closed');
+      expect(() => controller.assertOpen('save')).toThrow('save: the mirror is closed');
     });
   });
 });
