@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { PosCloudError, ValidationError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { createLeaderElector, createScheduler, type FailureAction, type LeaderElector, type Scheduler, type SyncEnvironment } from '../coordination/index.js';
+import { createLeaderElector, createScheduleTimer, type LeaderElector, type ScheduleTimer, type SyncEnvironment } from '../coordination/index.js';
 import {
   emptyReport,
   forgetUnavailable,
@@ -16,6 +16,7 @@ import {
 } from '../cycle/index.js';
 import type { ReconcileReport } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
+import { isScheduled, nextRunIn } from './next-run.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
 import { collectionStatusAfter } from './run-status.js';
 import type { StatusPatch, StatusPort } from './status-port.js';
@@ -88,10 +89,14 @@ class Controller implements SyncController {
   #closing: Promise<void> | undefined;
   readonly #tokens = new TokenGenerations();
   readonly #elector: LeaderElector;
-  readonly #scheduler: Scheduler;
+  /** The schedule's wake-up: set and cleared as the state says, it keeps no state of its own. */
+  readonly #timer: ScheduleTimer;
+  /** A scheduled run waits in the queue: a wake-up meanwhile adds no second one. */
+  #scheduledRunQueued = false;
   readonly #pushSoon: PushSoon;
   readonly #cycle: SyncCycle;
-  readonly #unsubscribeConnectivity: () => void;
+  /** The one subscription to connectivity and the one to visibility. */
+  readonly #unsubscribe: (() => void)[];
 
   constructor(o: SyncControllerOptions) {
     this.#o = o;
@@ -101,20 +106,20 @@ class Controller implements SyncController {
       onRunStart: (initial) => this.#send(initial ? 'initial-run-began' : 'run-began', { lastError: undefined }),
       requireLead: (signal) => this.#requireLead(signal),
     });
-    this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onChange: (leader) => this.#leadershipChanged(leader) });
-    this.#scheduler = createScheduler({
-      env,
-      intervalMs: o.pollIntervalMs,
-      onFailure: (error) => this.#failed(judgeFailure(error, this.#failureContext())),
-      // The term's signal, not the schedule's: the schedule is stopped whenever the term ends.
-      run: () => this.#inTurn((signal) => this.#runOnce(signal)).then(() => undefined),
-    });
+    this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onOutcome: (leader) => this.#electionSaid(leader) });
+    this.#timer = createScheduleTimer(env, () => this.#runScheduled());
     this.#pushSoon = createPushSoon({
       env,
       wanted: () => isSyncingLeader(this.#state) && this.#state.pause === undefined,
       push: () => void this.#pushPending(),
     });
-    this.#unsubscribeConnectivity = env.onConnectivity((online) => this.#send(online ? 'online' : 'offline'));
+    this.#unsubscribe = [
+      env.onConnectivity((online) => this.#send(online ? 'online' : 'offline')),
+      // A page shown again runs at once: its timers may have been throttled while hidden.
+      env.onVisible(() => {
+        if (isScheduled(this.#state)) this.#runScheduled();
+      }),
+    ];
     o.feed.set({ phase: phaseOf(this.#state), online: this.#state.online, leader: false });
   }
 
@@ -147,7 +152,7 @@ class Controller implements SyncController {
       // A syncNow(), resync() or reconcile() of a mirror never started is not ended by a stop.
       this.#endTerm('mirror closed');
       await this.#drained();
-      this.#unsubscribeConnectivity();
+      for (const unsubscribe of this.#unsubscribe) unsubscribe();
       this.#send('closed');
     })();
     return this.#closing;
@@ -181,7 +186,7 @@ class Controller implements SyncController {
       });
       return report ?? emptyReport(false, this.#o.env.now(), []);
     } catch (error) {
-      this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+      this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
       throw error;
     }
   }
@@ -205,7 +210,7 @@ class Controller implements SyncController {
     return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled);
   }
 
-  /** `mirror.setToken()`: the client's new token, a new token generation, and a schedule paused for auth resumed. */
+  /** `mirror.setToken()`: the client's new token, a new token generation, and an auth-error pause ended. */
   setToken(token: string): void {
     if (typeof token !== 'string' || token.length === 0) {
       throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
@@ -214,14 +219,16 @@ class Controller implements SyncController {
     if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
     client.setToken(token);
     this.#tokens.bump();
-    const { after } = this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
-    // A new token ends an auth-error pause only: full storage waits for a run that succeeds.
-    if (after.pause === undefined) this.#scheduler.resume();
+    // A new token ends an auth-error pause only (the schedule resumes with it): full storage waits for a run that succeeds.
+    this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
   }
 
   /**
    * Moves the state by `event` and publishes what changed: the phase and the leader derived from
-   * the new state, with `patch` (the run's facts: its error, its time, its collections).
+   * the new state, with `patch` (the run's facts: its error, its time, its collections). The
+   * schedule follows the state: it runs at once when it begins to run (the lead won, a pause
+   * ended, the network back), and its timer is cleared when it stops (following, paused, offline,
+   * stopped).
    */
   #send(event: SyncEvent, patch: StatusPatch = {}): { before: SyncState; after: SyncState } {
     const before = this.#state;
@@ -231,7 +238,9 @@ class Controller implements SyncController {
     if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
     if (after.leader !== before.leader) out.leader = after.leader;
     if (after.online !== before.online) out.online = after.online;
+    if (!isScheduled(after)) this.#timer.clear();
     if (Object.keys(out).length > 0) this.#o.feed.set(out);
+    if (isScheduled(after) && !isScheduled(before)) this.#runScheduled();
     return { before, after };
   }
 
@@ -275,14 +284,12 @@ class Controller implements SyncController {
       // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
       throw quotaError(error) ?? error;
     }
-    const paused = this.#state.pause !== undefined;
     const { feed } = this.#o;
     // The runtime's connectivity is read again as a run ends, as after a failure: an engine may
     // change `navigator.onLine` without an event (Firefox, for a tab loaded while offline).
     this.#followConnectivity();
-    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
     // A run that succeeds ends a pause: the schedule carries on.
-    if (paused) this.#scheduler.resume();
+    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
     return report;
   }
 
@@ -295,26 +302,54 @@ class Controller implements SyncController {
         await this.#tokens.track(() => this.#cycle.pushPending(signal));
       } catch (error) {
         // Paused, not stopped, so that `setToken` brings the schedule back.
-        this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+        this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
       }
     });
   }
 
-  /** Applies a failed run's verdict to the state; returns whether the schedule carries on. */
-  #failed(verdict: FailureVerdict): FailureAction {
+  /** Applies a failed run's verdict to the state (a pause there stops the schedule). */
+  #failed(verdict: FailureVerdict): void {
     if (verdict.event === 'run-failed') this.#followConnectivity();
     this.#send(verdict.event, verdict.lastError ? { lastError: verdict.lastError } : {});
-    return verdict.action;
+  }
+
+  /**
+   * A scheduled run, queued now (right after the run under way, if one is): one at a time, and
+   * one waiting at most. In its turn it runs only if the schedule still runs then.
+   */
+  #runScheduled(): void {
+    this.#timer.clear();
+    if (this.#scheduledRunQueued) return;
+    this.#scheduledRunQueued = true;
+    const called = this.#term.signal;
+    void this.#enqueue(async () => {
+      this.#scheduledRunQueued = false;
+      if (called.aborted || !isScheduled(this.#state)) return;
+      const signal = this.#term.signal;
+      let failed = false;
+      try {
+        // An engine may go offline without an event: skipped, and shown, until the `online` event runs again.
+        if (!this.#o.env.isOnline()) return this.#followConnectivity();
+        await this.#runOnce(signal);
+      } catch (error) {
+        // A run cut short on purpose is no failure and does not grow the backoff; nothing a status observer throws ends the schedule.
+        if (!signal.aborted) {
+          failed = true;
+          try {
+            this.#failed(judgeFailure(error, this.#failureContext()));
+          } catch {
+            // The failure is in the state by now: the schedule carries on with its backoff.
+          }
+        }
+      }
+      this.#timer.set(nextRunIn(this.#state, this.#o.pollIntervalMs, failed));
+    });
   }
 
   /** Moves the state to the runtime's connectivity when they differ. */
   #followConnectivity(): void {
     const online = this.#o.env.isOnline();
     if (online !== this.#state.online) this.#send(online ? 'online' : 'offline');
-  }
-
-  #pauseScheduleOn(action: FailureAction): void {
-    if (action === 'pause') this.#scheduler.pause();
   }
 
   #failureContext() {
@@ -326,14 +361,12 @@ class Controller implements SyncController {
     return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
   }
 
-  /** Told by the elector when this instance becomes or stops being the leader. */
-  #leadershipChanged(leader: boolean): void {
-    const running = isRunning(this.#state);
+  /** Told by the election each outcome of its campaign (outcomes repeat: the lease's renewals); the state says whether it changed anything. */
+  #electionSaid(leader: boolean): void {
+    if (leader === this.#state.leader) return;
     // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
-    if (!leader && running) this.#endTerm('another tab or worker leads now');
+    if (!leader && isRunning(this.#state)) this.#endTerm('another tab or worker leads now');
     this.#send(leader ? 'lead' : 'follow');
-    if (leader && running) this.#scheduler.start();
-    if (!leader) void this.#scheduler.stop();
   }
 
   /**
@@ -345,8 +378,8 @@ class Controller implements SyncController {
   async #requireLead(signal: AbortSignal | undefined): Promise<void> {
     const elector = this.#elector;
     if (isRunning(this.#state)) {
-      if (!(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
-    } else if (await elector.heldByAnother()) throw abort('another tab or worker leads and pushes');
+      if (!this.#state.leader || !(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
+    } else if (!this.#state.leader && (await elector.heldByAnother())) throw abort('another tab or worker leads and pushes');
   }
 
   /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
@@ -370,7 +403,9 @@ class Controller implements SyncController {
     // A syncNow(), resync() or reconcile() called after this stop runs, as on a mirror never started.
     this.#endTerm('mirror stopped');
     const done = (async () => {
-      await this.#scheduler.stop();
+      // The lead is given back once what runs has ended: another tab must not push beside it.
+      await this.#tail;
+      this.#electionSaid(false);
       await this.#elector.stop();
       await this.#tail;
       const { after } = this.#send('stopped');

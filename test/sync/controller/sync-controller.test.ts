@@ -239,4 +239,38 @@ describe('createSyncController, with a fake cycle', () => {
       expect(() => controller.assertOpen('save')).toThrow('save: the mirror is closed');
     });
   });
+  describe('one owner', () => {
+    it('listens to connectivity once, whether it leads or not', async () => {
+      const { controller, clock } = controllerWith();
+      expect(clock.connectivityListeners()).toBe(1);
+      await controller.start();
+      await flush();
+      expect(clock.connectivityListeners()).toBe(1);
+    });
+
+    it('keeps the schedule stopped while following: no timer waits', async () => {
+      const leader = controllerWith({ pollIntervalMs: 1_000 });
+      await leader.controller.start();
+      await flush();
+      await leader.controller.stop();
+      expect(leader.clock.pendingDelays()).toEqual([]);
+    });
+
+    it('grows the backoff with the failures in a row, and a success brings back the interval', async () => {
+      const { controller, clock, cycle } = controllerWith({ pollIntervalMs: 60_000 });
+      cycle.runs(() => {
+        throw new Error('boom');
+      });
+      await controller.start();
+      await flush();
+      for (let i = 0; i < 5; i++) await clock.advance(clock.pendingDelays()[0]!);
+      // Six failures in a row: the bound is 32 s, the jitter at least half the base.
+      expect(clock.pendingDelays()[0]).toBeGreaterThanOrEqual(500);
+      expect(clock.pendingDelays()[0]).toBeLessThanOrEqual(32_000);
+      cycle.runs(() => undefined);
+      await clock.advance(clock.pendingDelays()[0]!);
+      // (Rounded: the clock stands at a jittered, fractional time.)
+      expect(clock.pendingDelays().map(Math.round)).toEqual([60_000]);
+    });
+  });
 });
