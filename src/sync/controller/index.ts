@@ -4,8 +4,8 @@
  * one table (`sync-state.ts`, the README's "Lifecycle"); `status.phase` derived from it; one
  * queue of runs and one abort (the term). The schedule's timer is set from that state
  * (`next-run.ts`), the election tells it lead and follow (`coordination/`); it drives the push after an edit
- * (`push-soon.ts`) and the cycle (`cycle/`); the sweeps the app asks for (`sweeps.ts`), what a
- * run changes in the per-collection status (`run-status.ts`), and the token generations that
+ * (`push-soon.ts`) and the cycle (`cycle/`); the sweeps the app asks for (`sweeps.ts`), the
+ * collections' health a run or a sweep changes (`collection-health.ts`), and the token generations that
  * tell a stale auth failure (`token-generations.ts`) are its parts.
  */
 export { createSyncController, ELECTION_WAIT_MS, type SyncController, type SyncControllerOptions } from './sync-controller.js';

@@ -18,7 +18,7 @@ import type { ReconcileReport } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
 import { isScheduled, nextRunIn } from './next-run.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
-import { collectionStatusAfter } from './run-status.js';
+import { healthAfter, initialHealth, type CollectionHealth } from './collection-health.js';
 import type { StatusPatch, StatusPort } from './status-port.js';
 import { checkedCollections, sweepEach, type SweepParts } from './sweeps.js';
 import { initialState, isClosed, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
@@ -33,7 +33,7 @@ export interface SyncControllerOptions {
   env: SyncEnvironment;
   client: SyncClient;
   collections: readonly CollectionName[];
-  /** The mirror's status: the controller writes the phase and the leader, derived from its state, and what runs found. */
+  /** The mirror's status: the controller writes the phase, the leader and connectivity, derived from its state, and the collections' health; it never reads it. */
   feed: StatusPort;
   pollIntervalMs: number;
   /** The election's lock (one per database) and, where Web Locks are missing, its lease (ms). */
@@ -79,6 +79,8 @@ export function createSyncController(options: SyncControllerOptions): SyncContro
 class Controller implements SyncController {
   readonly #o: SyncControllerOptions;
   #state: SyncState;
+  /** The collections' health, as the runs and sweeps found it (`status.failing`, `status.refusing`). */
+  #health: CollectionHealth = initialHealth();
   /** The queue's last run: the next one starts after it. */
   #tail: Promise<unknown> = Promise.resolve();
   /** The current term: aborted by `stop()`, `close()` and the loss of the lead. */
@@ -284,12 +286,11 @@ class Controller implements SyncController {
       // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
       throw quotaError(error) ?? error;
     }
-    const { feed } = this.#o;
     // The runtime's connectivity is read again as a run ends, as after a failure: an engine may
     // change `navigator.onLine` without an event (Firefox, for a tab loaded while offline).
     this.#followConnectivity();
     // A run that succeeds ends a pause: the schedule carries on.
-    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
+    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...this.#found(report) });
     return report;
   }
 
@@ -358,7 +359,13 @@ class Controller implements SyncController {
 
   #sweepParts(): SweepParts {
     const { db, env, feed, collections } = this.#o;
-    return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
+    return { db, now: () => env.now(), found: (report) => feed.set(this.#found(report)), collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
+  }
+
+  /** Moves the collections' health by what a run or a sweep found; returns it, for the status. */
+  #found(report: SyncReport): CollectionHealth {
+    this.#health = healthAfter(this.#health, report);
+    return this.#health;
   }
 
   /** Told by the election each outcome of its campaign (outcomes repeat: the lease's renewals); the state says whether it changed anything. */

@@ -1,6 +1,5 @@
 import type { MirrorDb } from '../../../src/db/mirror-db.js';
 import { createSyncController, type SyncController, type StatusPatch } from '../../../src/sync/controller/index.js';
-import type { CollectionStatus } from '../../../src/sync/controller/run-status.js';
 import type { LockManagerLike, SyncEnvironment } from '../../../src/sync/coordination/environment.js';
 import { emptyReport, type CycleHooks, type SyncCycle, type SyncReport } from '../../../src/sync/cycle/index.js';
 import type { CollectionName } from '../../../src/schema/collections.js';
@@ -135,9 +134,9 @@ export function fakeCycle(now: () => number) {
   };
 }
 
-/** A status port that keeps what it is told. */
+/** A status port that keeps what it is told (the controller never reads it). */
 export function fakeFeed() {
-  const value: CollectionStatus & Record<string, unknown> = { failing: {}, refusing: [] };
+  const value: StatusPatch = {};
   const patches: StatusPatch[] = [];
   return {
     status: { value },

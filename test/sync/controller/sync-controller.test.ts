@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthError } from '../../../src/errors/index.js';
+import { emptyReport, type SyncReport } from '../../../src/sync/cycle/index.js';
+import type { PullReport } from '../../../src/sync/pull/index.js';
 import { fakeController, flush, quotaExceeded } from './fake-controller.js';
 
 let made: ReturnType<typeof fakeController> | undefined;
@@ -271,6 +273,25 @@ describe('createSyncController, with a fake cycle', () => {
       await clock.advance(clock.pendingDelays()[0]!);
       // (Rounded: the clock stands at a jittered, fractional time.)
       expect(clock.pendingDelays().map(Math.round)).toEqual([60_000]);
+    });
+  });
+  describe('the collections health', () => {
+    it('is the controller state: a collection failing alone shows in failing until a run pulls it again, without reading the status', async () => {
+      const { controller, cycle, feed } = controllerWith({ collections: ['customers', 'products'] });
+      const report = (over: Partial<SyncReport>): SyncReport => ({ ...emptyReport(true, 0, ['customers', 'products']), ...over });
+      const pulled = (collection: 'customers' | 'products', mostlyRefused = false) => ({ collection, received: 10, mostlyRefused }) as unknown as PullReport;
+      cycle.runs(() => report({ pulls: [pulled('customers', true)], failed: [{ collection: 'products', error: { name: 'HttpError', message: '500' } }] }));
+      await controller.syncNow();
+      expect(feed.status.value).toMatchObject({ failing: { products: { name: 'HttpError', message: '500' } }, refusing: ['customers'] });
+      // Whatever the status shows now, the next run's patch comes from the controller's own health.
+      feed.status.value.failing = {};
+      feed.status.value.refusing = [];
+      cycle.runs(() => report({ pulls: [pulled('customers')] }));
+      await controller.syncNow();
+      expect(feed.status.value).toMatchObject({ failing: { products: { name: 'HttpError', message: '500' } }, refusing: [] });
+      cycle.runs(() => report({ pulls: [pulled('products')] }));
+      await controller.syncNow();
+      expect(feed.status.value).toMatchObject({ failing: {}, refusing: [] });
     });
   });
 });
