@@ -55,6 +55,12 @@ export interface SyncController {
   setToken(token: string): void;
   /** The outbox has new pending entries (a local edit, or another tab's): the leader pushes soon. */
   outboxGrew(): void;
+  /**
+   * Runs `work`, a write to the mirror's outbox that is not a run (a take-over of another copy's
+   * edits), in the queue: after the runs queued before it and before those queued after, so that
+   * no push reads the outbox while it changes. Not ended by `stop()`: it is no sync.
+   */
+  inQueue<T>(work: () => Promise<T>): Promise<T>;
   /** This instance is started and leads: it pushes what the outbox holds. */
   readonly pushesHere: boolean;
   /** Throws when the mirror is closed, naming the call. */
@@ -162,6 +168,10 @@ class Controller implements SyncController {
 
   outboxGrew(): void {
     this.#pushSoon.request();
+  }
+
+  inQueue<T>(work: () => Promise<T>): Promise<T> {
+    return this.#enqueue(work);
   }
 
   /** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */

@@ -294,4 +294,24 @@ describe('createSyncController, with a fake cycle', () => {
       expect(feed.status.value).toMatchObject({ failing: {}, refusing: [] });
     });
   });
+  describe('inQueue()', () => {
+    it('runs a write between runs: after the run queued before it, before the run queued after it, and not ended by stop()', async () => {
+      const { controller, cycle } = controllerWith();
+      const order: string[] = [];
+      cycle.runs(async () => {
+        order.push(`run ${cycle.calls.run}`);
+        await new Promise((r) => setTimeout(r, 5));
+        return undefined;
+      });
+      const first = controller.syncNow();
+      const write = controller.inQueue(async () => void order.push('write'));
+      const second = controller.syncNow();
+      await Promise.all([first, write, second]);
+      expect(order).toEqual(['run 1', 'write', 'run 2']);
+      await controller.start();
+      const during = controller.inQueue(async () => 'moved');
+      await controller.stop();
+      await expect(during).resolves.toBe('moved');
+    });
+  });
 });
