@@ -41,8 +41,6 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
   let outboxGrew: () => void = () => undefined;
-  // The live query's previous answer, its own: the status shows the counts, it does not decide what follows from them.
-  let pending = 0;
   let outboxTouched: unknown;
   let counts: { unsubscribe(): void } | undefined;
   const followCounts = () => {
@@ -61,8 +59,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       next: ({ touched, ...c }) => {
         // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
         // pending entry leaves the count as it was).
-        const grew = c.pendingPushes > pending || touched !== outboxTouched;
-        pending = c.pendingPushes;
+        const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
         outboxTouched = touched;
         set(c);
         if (grew) outboxGrew();
