@@ -90,9 +90,12 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
   const assertOpen = (what: string) => controller.assertOpen(what);
+  // The pollers write outside the controller's queue: each poll's orders are applied in one
+  // transaction by the pull's version rule (a newer `_v` wins), so they commute with a pull under
+  // way, and in the queue a live sales overview would wait behind a first sync of minutes.
   const watch = createLatestOrdersWatch({ db, client, env, onError: (error) => feed.set({ lastError: describeError(error) }) });
   // Copies left by another address with edits in them are looked for at once, reading only.
-  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen });
+  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen, inQueue: (work) => controller.inQueue(work) });
   void stranded.find().catch(() => undefined);
   const edits = createEdits({
     db,
@@ -169,6 +172,9 @@ function mirrorFacade(parts: MirrorParts): Mirror {
     async ingest(collection, records) {
       controller.assertOpen('ingest');
       assertCollection(collection, 'ingest');
+      // Outside the controller's queue, as the pollers' writes are: one transaction applied by
+      // version (a newer `_v` wins) commutes with a pull under way, and the app's own records
+      // must not wait behind a first sync.
       await ingestRecords(db, collection, records, () => env.now());
     },
     async syncStateOf(collection, id) {

@@ -41,6 +41,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
   let outboxGrew: () => void = () => undefined;
+  // The live query's previous answer, its own: the status shows the counts, it does not decide what follows from them.
+  let pending = 0;
   let outboxTouched: unknown;
   let counts: { unsubscribe(): void } | undefined;
   const followCounts = () => {
@@ -59,7 +61,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       next: ({ touched, ...c }) => {
         // New pending edits, or an edit another tab made (it touches a row: an edit folded into a
         // pending entry leaves the count as it was).
-        const grew = c.pendingPushes > status.value.pendingPushes || touched !== outboxTouched;
+        const grew = c.pendingPushes > pending || touched !== outboxTouched;
+        pending = c.pendingPushes;
         outboxTouched = touched;
         set(c);
         if (grew) outboxGrew();

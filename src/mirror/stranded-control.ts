@@ -25,6 +25,8 @@ export interface StrandedControlOptions {
   setStatus(patch: Partial<SyncStatus>): void;
   /** Throws when the mirror is closed, naming the call. */
   assertOpen(what: string): void;
+  /** Runs a take-over in the sync controller's queue, between runs (see `SyncController.inQueue`). */
+  inQueue<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** The mirror's view of other copies in its storage: finding those that hold edits, and taking their edits over. */
@@ -33,7 +35,7 @@ export interface StrandedControl {
   find(): Promise<StrandedCopy[] | undefined>;
   /** Moves the edits of copy `dbName` into this mirror's outbox (see `takeOverEdits`), then looks again. */
   takeOver(dbName: string): Promise<TakeOverReport>;
-  /** Closes the copies opened by take-overs (before the mirror's storage closes). */
+  /** Closes the copies opened by take-overs (after the controller's queue has drained, before the mirror's storage closes). */
   close(): Promise<void>;
 }
 
@@ -46,8 +48,6 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
   // a database it was given once (see `MirrorStorage.attach`).
   const opened = new Map<string, MirrorDb>();
   let closed = false;
-  // One take-over at a time: a second one waits for the first (each reads what the first left).
-  let line: Promise<unknown> = Promise.resolve();
 
   async function find(): Promise<StrandedCopy[] | undefined> {
     o.assertOpen('findStranded');
@@ -62,9 +62,9 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
       const message = dbName === o.db.name ? "is this mirror's own database" : 'must be the name of another copy (a `dbName` of `status.stranded`)';
       throw new ValidationError(`takeOverEdits: the copy ${JSON.stringify(dbName)} ${message}`, { issues: [{ path: ['dbName'], message }] });
     }
-    const run = line.then(() => takeOverNow(dbName));
-    line = run.catch(() => undefined);
-    return run;
+    // In the controller's queue: one take-over at a time (each reads what the one before left), and
+    // no push reads this outbox while the copy's edits move into it.
+    return o.inQueue(() => takeOverNow(dbName));
   }
 
   async function takeOverNow(dbName: string): Promise<TakeOverReport> {
@@ -113,11 +113,11 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
   return {
     find,
     takeOver,
-    async close() {
+    close() {
       closed = true;
-      await line.catch(() => undefined);
       for (const db of opened.values()) db.close();
       opened.clear();
+      return Promise.resolve();
     },
   };
 }

@@ -1,9 +1,8 @@
-import type { CollectionStatus } from './run-status.js';
+import type { CollectionHealth } from './collection-health.js';
 import type { SyncPhase } from './sync-state.js';
 
-/** What the controller and its runs write in the mirror's status. */
-export interface StatusPatch extends Partial<CollectionStatus> {
-  /** Derived from the sync's state, never read back. */
+/** What the controller writes in the mirror's status: projections of its state (never read back) and what runs found. */
+export interface StatusPatch extends Partial<CollectionHealth> {
   phase?: SyncPhase;
   leader?: boolean;
   online?: boolean;
@@ -11,8 +10,7 @@ export interface StatusPatch extends Partial<CollectionStatus> {
   lastSyncAt?: number | undefined;
 }
 
-/** The mirror's status as the controller sees it: what it writes, and the per-collection parts a run updates. */
+/** The mirror's status as the controller sees it: a place to write to, never to read from. */
 export interface StatusPort {
-  readonly status: { readonly value: CollectionStatus };
   set(patch: StatusPatch): void;
 }

@@ -3,14 +3,13 @@ import type { CollectionName } from '../../schema/collections.js';
 import { emptyReport, pullIsolated, type SyncReport } from '../cycle/index.js';
 import { assertCollection } from '../outbox/index.js';
 import type { ReconcileReport } from '../pull/index.js';
-import { collectionStatusAfter } from './run-status.js';
-import type { StatusPort } from './status-port.js';
 
 /** What the sweeps `resync()` and `reconcile()` ask for work with. */
 export interface SweepParts {
   db: MirrorDb;
   now: () => number;
-  feed: StatusPort;
+  /** Told what each sweep found, failures included, before a failure of every collection is thrown. */
+  found(report: SyncReport): void;
   /** The collections the mirror keeps. */
   collections: readonly CollectionName[];
   /** One reconcile sweep of one collection. */
@@ -26,7 +25,7 @@ export async function sweepEach(parts: SweepParts, collections: readonly Collect
   const report = emptyReport(true, parts.now(), collections);
   const isolation = { db: parts.db, now: parts.now, reconcileIntervalMs: 0, explicit: true, report };
   const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await parts.reconcile(c, signal)), isolation);
-  parts.feed.set(collectionStatusAfter(parts.feed.status.value, report));
+  parts.found(report);
   if (pulled.length === 0 && firstFailure) throw firstFailure.error;
   return report;
 }

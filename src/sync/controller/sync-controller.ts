@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { PosCloudError, ValidationError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { createLeaderElector, createScheduler, type FailureAction, type LeaderElector, type Scheduler, type SyncEnvironment } from '../coordination/index.js';
+import { createLeaderElector, createScheduleTimer, type LeaderElector, type ScheduleTimer, type SyncEnvironment } from '../coordination/index.js';
 import {
   emptyReport,
   forgetUnavailable,
@@ -16,8 +16,9 @@ import {
 } from '../cycle/index.js';
 import type { ReconcileReport } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
+import { isScheduled, nextRunIn } from './next-run.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
-import { collectionStatusAfter } from './run-status.js';
+import { healthAfter, initialHealth, type CollectionHealth } from './collection-health.js';
 import type { StatusPatch, StatusPort } from './status-port.js';
 import { checkedCollections, sweepEach, type SweepParts } from './sweeps.js';
 import { initialState, isClosed, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
@@ -32,7 +33,7 @@ export interface SyncControllerOptions {
   env: SyncEnvironment;
   client: SyncClient;
   collections: readonly CollectionName[];
-  /** The mirror's status: the controller writes the phase and the leader, derived from its state, and what runs found. */
+  /** The mirror's status: the controller writes the phase, the leader and connectivity, derived from its state, and the collections' health; it never reads it. */
   feed: StatusPort;
   pollIntervalMs: number;
   /** The election's lock (one per database) and, where Web Locks are missing, its lease (ms). */
@@ -54,6 +55,12 @@ export interface SyncController {
   setToken(token: string): void;
   /** The outbox has new pending entries (a local edit, or another tab's): the leader pushes soon. */
   outboxGrew(): void;
+  /**
+   * Runs `work`, a write to the mirror's outbox that is not a run (a take-over of another copy's
+   * edits), in the queue: after the runs queued before it and before those queued after, so that
+   * no push reads the outbox while it changes. Not ended by `stop()`: it is no sync.
+   */
+  inQueue<T>(work: () => Promise<T>): Promise<T>;
   /** This instance is started and leads: it pushes what the outbox holds. */
   readonly pushesHere: boolean;
   /** Throws when the mirror is closed, naming the call. */
@@ -78,6 +85,8 @@ export function createSyncController(options: SyncControllerOptions): SyncContro
 class Controller implements SyncController {
   readonly #o: SyncControllerOptions;
   #state: SyncState;
+  /** The collections' health, as the runs and sweeps found it (`status.failing`, `status.refusing`). */
+  #health: CollectionHealth = initialHealth();
   /** The queue's last run: the next one starts after it. */
   #tail: Promise<unknown> = Promise.resolve();
   /** The current term: aborted by `stop()`, `close()` and the loss of the lead. */
@@ -88,10 +97,14 @@ class Controller implements SyncController {
   #closing: Promise<void> | undefined;
   readonly #tokens = new TokenGenerations();
   readonly #elector: LeaderElector;
-  readonly #scheduler: Scheduler;
+  /** The schedule's wake-up: set and cleared as the state says, it keeps no state of its own. */
+  readonly #timer: ScheduleTimer;
+  /** A scheduled run waits in the queue: a wake-up meanwhile adds no second one. */
+  #scheduledRunQueued = false;
   readonly #pushSoon: PushSoon;
   readonly #cycle: SyncCycle;
-  readonly #unsubscribeConnectivity: () => void;
+  /** The one subscription to connectivity and the one to visibility. */
+  readonly #unsubscribe: (() => void)[];
 
   constructor(o: SyncControllerOptions) {
     this.#o = o;
@@ -101,20 +114,20 @@ class Controller implements SyncController {
       onRunStart: (initial) => this.#send(initial ? 'initial-run-began' : 'run-began', { lastError: undefined }),
       requireLead: (signal) => this.#requireLead(signal),
     });
-    this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onChange: (leader) => this.#leadershipChanged(leader) });
-    this.#scheduler = createScheduler({
-      env,
-      intervalMs: o.pollIntervalMs,
-      onFailure: (error) => this.#failed(judgeFailure(error, this.#failureContext())),
-      // The term's signal, not the schedule's: the schedule is stopped whenever the term ends.
-      run: () => this.#inTurn((signal) => this.#runOnce(signal)).then(() => undefined),
-    });
+    this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onOutcome: (leader) => this.#electionSaid(leader) });
+    this.#timer = createScheduleTimer(env, () => this.#runScheduled());
     this.#pushSoon = createPushSoon({
       env,
       wanted: () => isSyncingLeader(this.#state) && this.#state.pause === undefined,
       push: () => void this.#pushPending(),
     });
-    this.#unsubscribeConnectivity = env.onConnectivity((online) => this.#send(online ? 'online' : 'offline'));
+    this.#unsubscribe = [
+      env.onConnectivity((online) => this.#send(online ? 'online' : 'offline')),
+      // A page shown again runs at once: its timers may have been throttled while hidden.
+      env.onVisible(() => {
+        if (isScheduled(this.#state)) this.#runScheduled();
+      }),
+    ];
     o.feed.set({ phase: phaseOf(this.#state), online: this.#state.online, leader: false });
   }
 
@@ -147,7 +160,7 @@ class Controller implements SyncController {
       // A syncNow(), resync() or reconcile() of a mirror never started is not ended by a stop.
       this.#endTerm('mirror closed');
       await this.#drained();
-      this.#unsubscribeConnectivity();
+      for (const unsubscribe of this.#unsubscribe) unsubscribe();
       this.#send('closed');
     })();
     return this.#closing;
@@ -155,6 +168,10 @@ class Controller implements SyncController {
 
   outboxGrew(): void {
     this.#pushSoon.request();
+  }
+
+  inQueue<T>(work: () => Promise<T>): Promise<T> {
+    return this.#enqueue(work);
   }
 
   /** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */
@@ -181,7 +198,7 @@ class Controller implements SyncController {
       });
       return report ?? emptyReport(false, this.#o.env.now(), []);
     } catch (error) {
-      this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+      this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
       throw error;
     }
   }
@@ -205,7 +222,7 @@ class Controller implements SyncController {
     return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled);
   }
 
-  /** `mirror.setToken()`: the client's new token, a new token generation, and a paused schedule resumed. */
+  /** `mirror.setToken()`: the client's new token, a new token generation, and an auth-error pause ended. */
   setToken(token: string): void {
     if (typeof token !== 'string' || token.length === 0) {
       throw new ValidationError('setToken: the token must be a non-empty string', { issues: [{ path: ['token'], message: 'empty' }] });
@@ -214,13 +231,16 @@ class Controller implements SyncController {
     if (!client.setToken) throw new PosCloudError('setToken: the client given to createMirror cannot change its token');
     client.setToken(token);
     this.#tokens.bump();
+    // A new token ends an auth-error pause only (the schedule resumes with it): full storage waits for a run that succeeds.
     this.#send('token', this.#state.pause === 'auth-error' ? { lastError: undefined } : {});
-    this.#scheduler.resume();
   }
 
   /**
    * Moves the state by `event` and publishes what changed: the phase and the leader derived from
-   * the new state, with `patch` (the run's facts: its error, its time, its collections).
+   * the new state, with `patch` (the run's facts: its error, its time, its collections). The
+   * schedule follows the state: it runs at once when it begins to run (the lead won, a pause
+   * ended, the network back), and its timer is cleared when it stops (following, paused, offline,
+   * stopped).
    */
   #send(event: SyncEvent, patch: StatusPatch = {}): { before: SyncState; after: SyncState } {
     const before = this.#state;
@@ -230,7 +250,9 @@ class Controller implements SyncController {
     if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
     if (after.leader !== before.leader) out.leader = after.leader;
     if (after.online !== before.online) out.online = after.online;
+    if (!isScheduled(after)) this.#timer.clear();
     if (Object.keys(out).length > 0) this.#o.feed.set(out);
+    if (isScheduled(after) && !isScheduled(before)) this.#runScheduled();
     return { before, after };
   }
 
@@ -274,14 +296,11 @@ class Controller implements SyncController {
       // Storage full: the engine's QuotaExceededError, the same in every engine (see `quotaError`).
       throw quotaError(error) ?? error;
     }
-    const paused = this.#state.pause !== undefined;
-    const { feed } = this.#o;
     // The runtime's connectivity is read again as a run ends, as after a failure: an engine may
     // change `navigator.onLine` without an event (Firefox, for a tab loaded while offline).
     this.#followConnectivity();
-    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...collectionStatusAfter(feed.status.value, report) });
     // A run that succeeds ends a pause: the schedule carries on.
-    if (paused) this.#scheduler.resume();
+    this.#send('run-succeeded', { lastSyncAt: report.finishedAt, lastError: undefined, ...this.#found(report) });
     return report;
   }
 
@@ -294,16 +313,48 @@ class Controller implements SyncController {
         await this.#tokens.track(() => this.#cycle.pushPending(signal));
       } catch (error) {
         // Paused, not stopped, so that `setToken` brings the schedule back.
-        this.#pauseScheduleOn(this.#failed(judgeRunFailure(error, signal, this.#failureContext())));
+        this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
       }
     });
   }
 
-  /** Applies a failed run's verdict to the state; returns whether the schedule carries on. */
-  #failed(verdict: FailureVerdict): FailureAction {
+  /** Applies a failed run's verdict to the state (a pause there stops the schedule). */
+  #failed(verdict: FailureVerdict): void {
     if (verdict.event === 'run-failed') this.#followConnectivity();
     this.#send(verdict.event, verdict.lastError ? { lastError: verdict.lastError } : {});
-    return verdict.action;
+  }
+
+  /**
+   * A scheduled run, queued now (right after the run under way, if one is): one at a time, and
+   * one waiting at most. In its turn it runs only if the schedule still runs then.
+   */
+  #runScheduled(): void {
+    this.#timer.clear();
+    if (this.#scheduledRunQueued) return;
+    this.#scheduledRunQueued = true;
+    const called = this.#term.signal;
+    void this.#enqueue(async () => {
+      this.#scheduledRunQueued = false;
+      if (called.aborted || !isScheduled(this.#state)) return;
+      const signal = this.#term.signal;
+      let failed = false;
+      try {
+        // An engine may go offline without an event: skipped, and shown, until the `online` event runs again.
+        if (!this.#o.env.isOnline()) return this.#followConnectivity();
+        await this.#runOnce(signal);
+      } catch (error) {
+        // A run cut short on purpose is no failure and does not grow the backoff; nothing a status observer throws ends the schedule.
+        if (!signal.aborted) {
+          failed = true;
+          try {
+            this.#failed(judgeFailure(error, this.#failureContext()));
+          } catch {
+            // The failure is in the state by now: the schedule carries on with its backoff.
+          }
+        }
+      }
+      this.#timer.set(nextRunIn(this.#state, this.#o.pollIntervalMs, failed));
+    });
   }
 
   /** Moves the state to the runtime's connectivity when they differ. */
@@ -312,27 +363,27 @@ class Controller implements SyncController {
     if (online !== this.#state.online) this.#send(online ? 'online' : 'offline');
   }
 
-  #pauseScheduleOn(action: FailureAction): void {
-    if (action === 'pause') this.#scheduler.pause();
-  }
-
   #failureContext() {
     return { db: this.#o.db, isStale: (error: unknown) => this.#tokens.isStale(error), syncingLeader: isSyncingLeader(this.#state), closed: isClosed(this.#state) };
   }
 
   #sweepParts(): SweepParts {
     const { db, env, feed, collections } = this.#o;
-    return { db, now: () => env.now(), feed, collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
+    return { db, now: () => env.now(), found: (report) => feed.set(this.#found(report)), collections, reconcile: (c, signal) => this.#cycle.reconcile(c, signal) };
   }
 
-  /** Told by the elector when this instance becomes or stops being the leader. */
-  #leadershipChanged(leader: boolean): void {
-    const running = isRunning(this.#state);
+  /** Moves the collections' health by what a run or a sweep found; returns it, for the status. */
+  #found(report: SyncReport): CollectionHealth {
+    this.#health = healthAfter(this.#health, report);
+    return this.#health;
+  }
+
+  /** Told by the election each outcome of its campaign (outcomes repeat: the lease's renewals); the state says whether it changed anything. */
+  #electionSaid(leader: boolean): void {
+    if (leader === this.#state.leader) return;
     // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
-    if (!leader && running) this.#endTerm('another tab or worker leads now');
+    if (!leader && isRunning(this.#state)) this.#endTerm('another tab or worker leads now');
     this.#send(leader ? 'lead' : 'follow');
-    if (leader && running) this.#scheduler.start();
-    if (!leader) void this.#scheduler.stop();
   }
 
   /**
@@ -344,8 +395,8 @@ class Controller implements SyncController {
   async #requireLead(signal: AbortSignal | undefined): Promise<void> {
     const elector = this.#elector;
     if (isRunning(this.#state)) {
-      if (!(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
-    } else if (await elector.heldByAnother()) throw abort('another tab or worker leads and pushes');
+      if (!this.#state.leader || !(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
+    } else if (!this.#state.leader && (await elector.heldByAnother())) throw abort('another tab or worker leads and pushes');
   }
 
   /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
@@ -369,7 +420,9 @@ class Controller implements SyncController {
     // A syncNow(), resync() or reconcile() called after this stop runs, as on a mirror never started.
     this.#endTerm('mirror stopped');
     const done = (async () => {
-      await this.#scheduler.stop();
+      // The lead is given back once what runs has ended: another tab must not push beside it.
+      await this.#tail;
+      this.#electionSaid(false);
       await this.#elector.stop();
       await this.#tail;
       const { after } = this.#send('stopped');

@@ -9,7 +9,7 @@ import type { FailureEvent } from '../cycle/index.js';
  * - `offline`: the runtime reports no network; sync resumes when it comes back.
  * - `auth-error`: the token was refused; sync waits for `setToken()`.
  * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
- *   succeeds, `setToken()` is called, or `stop()` then `start()`.
+ *   succeeds, or `stop()` then `start()` (a new token does not free storage).
  * - `error`: the last run failed and will be retried with backoff.
  * - `stopped`: `stop()` has finished, until `start()` (a `syncNow()` that succeeds meanwhile comes
  *   back to it); `closed`: after `close()`, for good.
@@ -28,8 +28,10 @@ export type SyncPhase =
 
 /**
  * The sync's one state, as the README's "Lifecycle" table shows it: where the mirror is in its
- * life, whether this instance leads, why sync waits for the app, what the last run left behind,
- * and connectivity. `status.phase` and `status.leader` are derived from it ({@link phaseOf}).
+ * life, whether this instance leads, why sync waits for the app, what the last run left behind
+ * and how many runs failed in a row, and connectivity. The schedule, the election and the
+ * connectivity events keep no copy of it: they report events, and the schedule's timer is set
+ * from it. `status.phase` and `status.leader` are derived from it ({@link phaseOf}).
  *
  * Lifecycle (what `start()`, `stop()` and `close()` did):
  * - `new`: made, never started. `syncNow()`, `resync()` and `reconcile()` work; nothing runs on
@@ -82,6 +84,8 @@ export interface SyncState {
   readonly leader: boolean;
   readonly pause: PauseReason | undefined;
   readonly run: RunState;
+  /** Consecutive failed runs (`run-failed`): the backoff before the next try grows with them. */
+  readonly failures: number;
   /** The runtime's idea of connectivity. */
   readonly online: boolean;
 }
@@ -119,33 +123,33 @@ function afterEvent(s: SyncState, event: SyncEvent, lifecycle: LifecycleState): 
   const began = lifecycle === 'running' && s.lifecycle !== 'running';
   switch (event) {
     case 'start':
-      return began ? { ...s, lifecycle, pause: undefined, run: 'resting' } : { ...s, lifecycle };
+      return began ? { ...s, lifecycle, pause: undefined, run: 'resting', failures: 0 } : { ...s, lifecycle };
     case 'stopped':
       // The wind-down ended the election and the runs; a restart begins afresh.
-      return { ...s, lifecycle, leader: false, pause: undefined, run: 'resting' };
+      return { ...s, lifecycle, leader: false, pause: undefined, run: 'resting', failures: 0 };
     case 'closed':
       return { ...s, lifecycle, leader: false };
     case 'lead':
     case 'follow': {
       const leader = event === 'lead';
-      return s.lifecycle === 'running' ? { ...s, leader, pause: undefined, run: 'resting' } : { ...s, leader };
+      return s.lifecycle === 'running' ? { ...s, leader, pause: undefined, run: 'resting', failures: 0 } : { ...s, leader };
     }
     case 'run-began':
       return { ...s, run: 'syncing' };
     case 'initial-run-began':
       return { ...s, run: 'initial-sync' };
     case 'run-succeeded':
-      return { ...s, run: 'resting', pause: undefined };
+      return { ...s, run: 'resting', pause: undefined, failures: 0 };
     case 'run-cut':
       return { ...s, run: s.run === 'syncing' || s.run === 'initial-sync' ? 'resting' : s.run };
     case 'run-failed':
-      return { ...s, run: 'failed' };
+      return { ...s, run: 'failed', failures: s.failures + 1 };
     case 'auth-refused':
       return { ...s, run: 'resting', pause: 'auth-error' };
     case 'storage-full':
       return { ...s, run: 'resting', pause: 'storage-error' };
     case 'token':
-      return { ...s, pause: s.pause === 'auth-error' ? undefined : s.pause };
+      return s.pause === 'auth-error' ? { ...s, pause: undefined, failures: 0 } : s;
     case 'online':
       // Back online: a failure shown as `offline` was about the network.
       return { ...s, online: true, run: s.run === 'failed' ? 'resting' : s.run };
@@ -190,4 +194,4 @@ export function phaseOf(s: SyncState): SyncPhase {
 }
 
 /** The state of a mirror just made. */
-export const initialState = (online: boolean): SyncState => ({ lifecycle: 'new', leader: false, pause: undefined, run: 'resting', online });
+export const initialState = (online: boolean): SyncState => ({ lifecycle: 'new', leader: false, pause: undefined, run: 'resting', failures: 0, online });

@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { SyncEnvironment } from './environment.js';
-import { campaignWithLease, giveBackLease, leaseHeldByAnother, tryLease } from './lease.js';
+import { campaignWithLease, giveBackLease, leaseHeldByAnother, leaseOwnerId, tryLease } from './lease.js';
 import { campaignWithLocks, lockHeldByAnother } from './lock-campaign.js';
 
 /** Default lease of the leader where Web Locks are missing (ms). */
@@ -15,29 +15,33 @@ export interface LeaderElectorOptions {
   env: SyncEnvironment;
   /** How long a lease lasts without renewal, for the fallback (ms). @default 10_000 */
   leaseMs?: number;
-  /** Called with true when this instance becomes the leader, false when it stops being one. */
-  onChange: (leader: boolean) => void;
+  /**
+   * Told each outcome of the campaign: `true` (lead) when this instance holds the lock or the
+   * lease, `false` (follow) when another does. An outcome may repeat (every lease renewal tells
+   * one): the elector keeps no copy of who leads; its owner does.
+   */
+  onOutcome: (leader: boolean) => void;
 }
 
-/** Elects one syncing instance per database across tabs, windows and workers. */
+/** Elects one syncing instance per database across tabs, windows and workers: a source of lead and follow events. */
 export interface LeaderElector {
-  readonly isLeader: boolean;
-  /** Starts campaigning; resolves at once (leadership arrives through `onChange`). */
+  /** Starts campaigning; resolves at once (the outcomes arrive through `onOutcome`). */
   start(): void;
-  /** Steps down (`onChange(false)` at once) and stops campaigning; resolves once the lease is given back. */
+  /** Stops campaigning and gives the lock or the lease back; resolves once the lease is given back. Tells no outcome. */
   stop(): Promise<void>;
   /**
-   * Resolves once the first campaign since `start()` has an outcome, whichever it is (`isLeader`
-   * tells which), or once the elector stops; at once when it is not campaigning. With Web Locks
-   * the outcome is known as soon as the runtime answers whether the lock is free; with the lease,
-   * after the first lease transaction.
+   * Resolves once the first campaign since `start()` has an outcome, whichever it is, or once the
+   * elector stops; at once when it is not campaigning. With Web Locks the outcome is known as
+   * soon as the runtime answers whether the lock is free; with the lease, after the first lease
+   * transaction.
    */
   decided(): Promise<void>;
   /**
-   * Checks, right before work only the leader may do (a push), that this instance still leads,
-   * and resolves to that. With Web Locks, holding the lock is the proof. With the lease, the row
-   * is read and renewed in one transaction, so no other instance can take over for a full lease
-   * from then on; a lease found taken steps down at once (`onChange(false)`).
+   * Checks, right before work only the leader may do (a push), that this instance, which its
+   * owner believes leads, still does, and resolves to that. With Web Locks, holding the lock is
+   * the proof. With the lease, the row is read and renewed in one transaction, so no other
+   * instance can take over for a full lease from then on; a lease found taken tells `follow` at
+   * once (`onOutcome(false)`).
    */
   confirm(): Promise<boolean>;
   /** True when another instance leads now (holds the lock, or a lease not expired): for work done while not campaigning. */
@@ -56,58 +60,55 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
   return new Election(options);
 }
 
-/** The {@link LeaderElector} of one instance: its campaigns, one generation each. */
+/** The {@link LeaderElector} of one instance: its campaigns, one generation each. It holds the campaign's handles, not its outcome. */
 class Election implements LeaderElector {
   readonly #options: LeaderElectorOptions;
   readonly #leaseMs: number;
   /** This instance's name in the lease row. */
   readonly #owner: string;
-  #leader = false;
-  #running = false;
   // Bumped by every start() and stop(): what an earlier campaign still has under way sees it changed and does nothing.
   #generation = 0;
-  /** Ends the current campaign's wait for the lock, or its lease renewals. */
+  /** Ends the current campaign's wait for the lock, or its lease renewals; set while campaigning. */
   #endCampaign: (() => void) | undefined;
-  /** Gives the lock back (resolves the promise its callback holds). */
+  /** Gives the lock back (resolves the promise its callback holds); set while the lock is held. */
   #release: (() => void) | undefined;
   #decision: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: LeaderElectorOptions) {
     this.#options = options;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.#owner = `${options.env.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  }
-
-  get isLeader(): boolean {
-    return this.#leader;
+    this.#owner = leaseOwnerId(options.env.now());
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
+    if (this.#endCampaign) return;
     const gen = ++this.#generation;
     let resolve!: () => void;
     const promise = new Promise<void>((r) => (resolve = r));
     this.#decision = { promise, resolve };
-    const isCurrent = () => this.#running && gen === this.#generation;
-    const { env, db, name } = this.#options;
+    const isCurrent = () => gen === this.#generation;
+    const { env, db, name, onOutcome } = this.#options;
     if (env.locks) {
       const controller = new AbortController();
       this.#endCampaign = () => controller.abort();
       campaignWithLocks(env.locks, name, controller.signal, {
         isCurrent,
         hold: () => {
-          this.#become(true);
+          const held = new Promise<void>((resolve) => (this.#release = resolve));
+          onOutcome(true);
           this.#decide();
-          return new Promise<void>((resolve) => (this.#release = resolve));
+          return held;
         },
-        follow: () => this.#decide(),
+        follow: () => {
+          onOutcome(false);
+          this.#decide();
+        },
       });
     } else {
       this.#endCampaign = campaignWithLease(db, this.#owner, this.#leaseMs, env, {
         isCurrent,
         outcome: (won) => {
-          this.#become(won);
+          onOutcome(won);
           this.#decide();
         },
       });
@@ -115,7 +116,6 @@ class Election implements LeaderElector {
   }
 
   async stop(): Promise<void> {
-    this.#running = false;
     this.#generation++;
     this.#endCampaign?.();
     this.#endCampaign = undefined;
@@ -123,9 +123,8 @@ class Election implements LeaderElector {
     this.#release = undefined;
     this.#decide();
     this.#decision = undefined;
-    const held = this.#leader;
-    this.#become(false);
-    if (!this.#options.env.locks && held) await giveBackLease(this.#options.db, this.#owner);
+    // The row names its holder: a lease held by another instance stays.
+    if (!this.#options.env.locks) await giveBackLease(this.#options.db, this.#owner);
   }
 
   decided(): Promise<void> {
@@ -133,28 +132,20 @@ class Election implements LeaderElector {
   }
 
   async heldByAnother(): Promise<boolean> {
-    if (this.#leader) return false;
     const { env, db, name } = this.#options;
-    if (env.locks) return lockHeldByAnother(env.locks, name);
+    if (env.locks) return this.#release === undefined && (await lockHeldByAnother(env.locks, name));
     return leaseHeldByAnother(db, this.#owner, env.now());
   }
 
   async confirm(): Promise<boolean> {
-    if (!this.#running || !this.#leader) return false;
     const { env, db } = this.#options;
-    if (env.locks) return true;
+    if (env.locks) return this.#release !== undefined;
+    if (!this.#endCampaign) return false;
     const gen = this.#generation;
     const held = await tryLease(db, this.#owner, env.now(), this.#leaseMs);
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- stop() may have run while the lease was tried
-    if (!this.#running || gen !== this.#generation) return false;
-    this.#become(held);
+    if (gen !== this.#generation) return false;
+    if (!held) this.#options.onOutcome(false);
     return held;
-  }
-
-  #become(next: boolean): void {
-    if (this.#leader === next) return;
-    this.#leader = next;
-    this.#options.onChange(next);
   }
 
   /** The first outcome of the campaign is known. */

@@ -31,6 +31,11 @@ function takeLease(db: MirrorDb, owner: string, now: number, leaseMs: number): P
   });
 }
 
+/** A name for a holder of a lease, unique among the tabs, workers and processes of one database (`prefix` says what holds it). */
+export function leaseOwnerId(now: number, prefix = ''): string {
+  return `${prefix}${now.toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 /** Gives the lease back when `owner` holds it, so a follower takes over at once; failures are ignored. */
 export async function giveBackLease(db: MirrorDb, owner: string): Promise<void> {
   await inTransaction(db, 'rw', db._sync_meta, async (db) => {

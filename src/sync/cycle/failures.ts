@@ -1,7 +1,6 @@
 import { Dexie } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { AuthError, type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isTimeoutError } from '../../errors/index.js';
-import type { FailureAction } from '../coordination/index.js';
 
 /** What a quota error says when the engine gave it no message (Chromium gives none). */
 const QUOTA_MESSAGE = 'the storage of this origin is full (quota exceeded)';
@@ -77,14 +76,12 @@ export function pullFailureScope(error: unknown): 'unavailable' | 'collection' |
 /** What a failed run does to the sync's state (the events of `sync-state.ts` that a failure sends). */
 export type FailureEvent = 'run-cut' | 'run-failed' | 'auth-refused' | 'storage-full';
 
-/** What a failed run means for the sync's state, and whether the schedule carries on. */
+/** What a failed run means for the sync's state (a pause there stops the schedule). */
 export interface FailureVerdict {
   /** The sync state's event: `run-cut` for a run cut short on purpose or with a token replaced since. */
   event: FailureEvent;
   /** What the status shows as `lastError` (none for a run cut short). */
   lastError?: { name: string; message: string };
-  /** `'pause'` where only the app can help. */
-  action: FailureAction;
 }
 
 /** What {@link judgeFailure} needs to know besides the error. */
@@ -109,9 +106,9 @@ export interface FailureContext {
  * - anything else shows `error` (or `offline`) and is retried with backoff.
  */
 export function judgeFailure(error: unknown, context: FailureContext): FailureVerdict {
-  if (isAbort(error) && !context.syncingLeader) return { event: 'run-cut', action: 'retry' };
-  if (context.isStale(error)) return { event: 'run-cut', action: 'retry' };
-  if (error instanceof AuthError) return { event: 'auth-refused', lastError: describeError(error), action: 'pause' };
+  if (isAbort(error) && !context.syncingLeader) return { event: 'run-cut' };
+  if (context.isStale(error)) return { event: 'run-cut' };
+  if (error instanceof AuthError) return { event: 'auth-refused', lastError: describeError(error) };
   const quota = quotaError(error);
   if (quota) {
     // Firefox refuses the next write of a connection that went over its quota, whatever space is
@@ -119,13 +116,13 @@ export function judgeFailure(error: unknown, context: FailureContext): FailureVe
     // did not allow mutations"); a fresh connection does not. Dexie opens it again on next use.
     if (!context.closed) context.db.close({ disableAutoOpen: false });
     // Named the same in every engine, whatever wrapped it (see `quotaError`).
-    return { event: 'storage-full', lastError: describeError(quota), action: 'pause' };
+    return { event: 'storage-full', lastError: describeError(quota) };
   }
   if (isClosedDatabase(error) && !context.closed) void context.db.open().catch(() => undefined);
-  return { event: 'run-failed', lastError: describeError(error), action: 'retry' };
+  return { event: 'run-failed', lastError: describeError(error) };
 }
 
 /** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): none when the run was cut short on purpose. */
 export function judgeRunFailure(error: unknown, signal: AbortSignal, context: FailureContext): FailureVerdict {
-  return signal.aborted ? { event: 'run-cut', action: 'retry' } : judgeFailure(error, context);
+  return signal.aborted ? { event: 'run-cut' } : judgeFailure(error, context);
 }

@@ -32,7 +32,7 @@ function everyState(): SyncState[] {
     for (const leader of [false, true])
       for (const pause of [undefined, 'auth-error', 'storage-error'] as const)
         for (const run of ['resting', 'syncing', 'initial-sync', 'failed'] as const)
-          for (const online of [false, true]) states.push({ lifecycle, leader, pause, run, online });
+          for (const online of [false, true]) states.push({ lifecycle, leader, pause, run, failures: run === 'failed' ? 2 : 0, online });
   return states;
 }
 
@@ -234,5 +234,23 @@ describe("the README's event-effects table", () => {
       }
     }
     expect(states).toHaveLength(336);
+  });
+});
+
+describe('the failures in a row', () => {
+  const leading: SyncState = { lifecycle: 'running', leader: true, pause: undefined, run: 'resting', failures: 0, online: true };
+
+  it('grow with each failed run and are forgotten by a run that succeeds', () => {
+    const twice = transition(transition(leading, 'run-failed'), 'run-failed');
+    expect(twice.failures).toBe(2);
+    expect(transition(twice, 'run-succeeded').failures).toBe(0);
+  });
+
+  it('are forgotten by a new lead, a new start, and a token that ends an auth-error pause, not by one that does not', () => {
+    const failed: SyncState = { ...leading, run: 'failed', failures: 3 };
+    expect(transition(failed, 'follow').failures).toBe(0);
+    expect(transition({ ...failed, lifecycle: 'stopped' }, 'start').failures).toBe(0);
+    expect(transition({ ...failed, pause: 'auth-error' }, 'token').failures).toBe(0);
+    expect(transition({ ...failed, pause: 'storage-error' }, 'token').failures).toBe(3);
   });
 });
