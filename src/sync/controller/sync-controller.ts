@@ -16,7 +16,7 @@ import {
 } from '../cycle/index.js';
 import type { ReconcileReport } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
-import { isScheduled, nextRunIn } from './next-run.js';
+import { awaitsNetwork, CONNECTIVITY_RECHECK_MS, isScheduled, nextRunIn } from './next-run.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
 import { healthAfter, initialHealth, type CollectionHealth } from './collection-health.js';
 import type { StatusPatch, StatusPort } from './status-port.js';
@@ -115,14 +115,19 @@ class Controller implements SyncController {
       requireLead: (signal) => this.#requireLead(signal),
     });
     this.#elector = createLeaderElector({ db: o.db, name: o.leaderLockName, env, leaseMs: o.leaseMs, onOutcome: (leader) => this.#electionSaid(leader) });
-    this.#timer = createScheduleTimer(env, () => this.#runScheduled());
+    this.#timer = createScheduleTimer(env, () => this.#wake());
     this.#pushSoon = createPushSoon({
       env,
       wanted: () => isSyncingLeader(this.#state) && this.#state.pause === undefined,
       push: () => void this.#pushPending(),
     });
     this.#unsubscribe = [
-      env.onConnectivity((online) => this.#send(online ? 'online' : 'offline')),
+      env.onConnectivity((online) => {
+        const { before } = this.#send(online ? 'online' : 'offline');
+        // Back online runs at once, also when the state already said online (a run failing on the
+        // network with a long backoff, in an engine that changed `navigator.onLine` without an event).
+        if (online && isScheduled(before)) this.#runScheduled();
+      }),
       // A page shown again runs at once: its timers may have been throttled while hidden.
       env.onVisible(() => {
         if (isScheduled(this.#state)) this.#runScheduled();
@@ -250,7 +255,9 @@ class Controller implements SyncController {
     if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
     if (after.leader !== before.leader) out.leader = after.leader;
     if (after.online !== before.online) out.online = after.online;
-    if (!isScheduled(after)) this.#timer.clear();
+    if (awaitsNetwork(after)) {
+      if (!awaitsNetwork(before)) this.#timer.set(CONNECTIVITY_RECHECK_MS);
+    } else if (!isScheduled(after)) this.#timer.clear();
     if (Object.keys(out).length > 0) this.#o.feed.set(out);
     if (isScheduled(after) && !isScheduled(before)) this.#runScheduled();
     return { before, after };
@@ -322,6 +329,14 @@ class Controller implements SyncController {
   #failed(verdict: FailureVerdict): void {
     if (verdict.event === 'run-failed') this.#followConnectivity();
     this.#send(verdict.event, verdict.lastError ? { lastError: verdict.lastError } : {});
+  }
+
+  /** The schedule's timer is due: a run, or, while the state says offline, a second look at connectivity. */
+  #wake(): void {
+    if (isScheduled(this.#state)) return this.#runScheduled();
+    this.#followConnectivity();
+    // Still offline: look again later. Back online, the state's move has queued the run.
+    if (awaitsNetwork(this.#state)) this.#timer.set(CONNECTIVITY_RECHECK_MS);
   }
 
   /**

@@ -82,6 +82,15 @@ export function fakeEnvironment(locks: LockManagerLike = fakeLocks()) {
       online = value;
       for (const fn of [...connectivity]) fn(value);
     },
+    /** Changes what `isOnline()` says without an event, as Firefox does for a tab loaded while offline. */
+    setOnlineSilently(value: boolean) {
+      online = value;
+    },
+    /** Sends a connectivity event whatever `isOnline()` said before (an engine may repeat one). */
+    announceOnline() {
+      online = true;
+      for (const fn of [...connectivity]) fn(true);
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isScheduled, nextRunIn } from '../../../src/sync/controller/next-run.js';
+import { awaitsNetwork, CONNECTIVITY_RECHECK_MS, isScheduled, nextRunIn } from '../../../src/sync/controller/next-run.js';
 import { initialState, type SyncState } from '../../../src/sync/controller/sync-state.js';
 
 const leading: SyncState = { ...initialState(true), lifecycle: 'running', leader: true };
@@ -15,12 +15,20 @@ describe('nextRunIn', () => {
     expect(nextRunIn({ ...leading, run: 'failed', failures: 3 }, 60_000, true, top)).toBeCloseTo(4_000, 0);
   });
 
-  it('is none while following, paused, offline, or not started', () => {
+  it('is a second look at connectivity while a started leader, not paused, is offline', () => {
+    const offline = { ...leading, online: false };
+    expect(isScheduled(offline)).toBe(false);
+    expect(awaitsNetwork(offline)).toBe(true);
+    expect(nextRunIn(offline, 60_000, true)).toBe(CONNECTIVITY_RECHECK_MS);
+  });
+
+  it('is none while following, paused, or not started, offline or not', () => {
     for (const s of [
       { ...leading, leader: false },
       { ...leading, pause: 'storage-error' as const },
       { ...leading, pause: 'auth-error' as const },
-      { ...leading, online: false },
+      { ...leading, leader: false, online: false },
+      { ...leading, pause: 'auth-error' as const, online: false },
       { ...leading, lifecycle: 'stopping' as const },
       initialState(true),
     ]) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthError } from '../../../src/errors/index.js';
+import { AuthError, NetworkError } from '../../../src/errors/index.js';
+import { CONNECTIVITY_RECHECK_MS } from '../../../src/sync/controller/next-run.js';
 import { emptyReport, type SyncReport } from '../../../src/sync/cycle/index.js';
 import type { PullReport } from '../../../src/sync/pull/index.js';
 import { fakeController, flush, quotaExceeded } from './fake-controller.js';
@@ -169,6 +170,55 @@ describe('createSyncController, with a fake cycle', () => {
       await flush();
       expect(cycle.calls.run).toBe(runs + 1);
       expect(feed.status.value).toMatchObject({ phase: 'idle', online: true });
+    });
+
+    // Firefox changes navigator.onLine of a tab loaded while offline without an `online` event: the
+    // schedule must look again on its own, or a booked edit waits forever ("Waiting to send").
+    it('notices the network back without an event, within CONNECTIVITY_RECHECK_MS, and runs', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 60_000 });
+      clock.setOnlineSilently(false);
+      await controller.start();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'offline', online: false });
+      const runs = cycle.calls.run;
+      clock.setOnlineSilently(true);
+      await clock.advance(CONNECTIVITY_RECHECK_MS);
+      expect(cycle.calls.run).toBe(runs + 1);
+      expect(feed.status.value).toMatchObject({ phase: 'idle', online: true });
+    });
+
+    it('notices the network gone without an event when a run fails, and then back without one', async () => {
+      const { controller, clock, cycle, feed } = controllerWith({ pollIntervalMs: 60_000 });
+      await controller.start();
+      await flush();
+      cycle.runs(() => {
+        throw new NetworkError('fetch failed');
+      });
+      clock.setOnlineSilently(false);
+      await clock.advance(60_000);
+      expect(feed.status.value).toMatchObject({ phase: 'offline', online: false });
+      const runs = cycle.calls.run;
+      cycle.runs(() => undefined);
+      clock.setOnlineSilently(true);
+      await clock.advance(CONNECTIVITY_RECHECK_MS);
+      expect(cycle.calls.run).toBe(runs + 1);
+      expect(feed.status.value).toMatchObject({ phase: 'idle', online: true });
+    });
+
+    it('runs at once on an `online` event while failing with a backoff, though the state said online', async () => {
+      const { controller, clock, cycle } = controllerWith({ pollIntervalMs: 60_000 });
+      cycle.runs(() => {
+        throw new NetworkError('fetch failed');
+      });
+      await controller.start();
+      await flush();
+      // Failures in a row: the backoff grows to minutes.
+      for (let i = 0; i < 8; i++) await clock.advance(300_000);
+      const runs = cycle.calls.run;
+      cycle.runs(() => undefined);
+      clock.announceOnline();
+      await flush();
+      expect(cycle.calls.run).toBe(runs + 1);
     });
   });
 
