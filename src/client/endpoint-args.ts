@@ -1,6 +1,6 @@
 import { formatIssues, ValidationError, type ValidationIssue } from '../errors/index.js';
 import { tryToId, type Id } from '../ids/id.js';
-import { isPositiveMs, POSITIVE_MS_MESSAGE } from './client-options.js';
+import { isPositiveMs, POSITIVE_MS_MESSAGE } from '../schema/timer-limit.js';
 import type { CallOptions } from './requester.js';
 
 /**

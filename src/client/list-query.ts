@@ -2,7 +2,7 @@ import { formatIssues, ValidationError, type ValidationIssue } from '../errors/i
 import { tryToId, type Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { COLLECTION_INFO } from '../schema/index.js';
-import { isPositiveMs, POSITIVE_MS_MESSAGE } from './client-options.js';
+import { isPositiveMs, POSITIVE_MS_MESSAGE } from '../schema/timer-limit.js';
 import type { CallOptions } from './requester.js';
 
 /** Traversal order (spec: Pagination): `forward` ascending by id (oldest first), `backward` newest first. */

@@ -1,27 +1,26 @@
 import type { MirrorDb } from '../db/mirror-db.js';
-import { assertCollection, listOutbox } from '../sync/outbox/index.js';
+import { announceOutboxGrew, assertCollection, listOutbox } from '../sync/outbox/index.js';
 import type { CollectionName } from '../schema/collections.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
-import { defaultEnvironment, type SyncEnvironment } from '../sync/coordination/index.js';
+import { defaultEnvironment, leaderLockName, type SyncEnvironment } from '../sync/coordination/index.js';
 import { createConfiguredCycle, createProgressTracker, describeError } from '../sync/cycle/index.js';
 import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { createClient } from '../client/index.js';
 import { createEdits, type Edits } from './edits.js';
-import { createLatestOrdersWatch, type LatestOrdersWatch } from './latest-orders-watch.js';
-import { leaderLockName } from './copy-lead.js';
+import { createLatestOrdersWatch, type LatestOrdersWatch } from '../sync/latest-orders/index.js';
 import type { Mirror } from './mirror.js';
 import { readonlyView } from './observable-value.js';
 import { readRecordSyncState } from './record-sync-state.js';
 import { listConflictViews } from './conflict-fields.js';
 import { toId } from '../ids/id.js';
 import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
-import { mirrorDatabase } from './mirror-database.js';
+import { mirrorDatabase } from '../db/mirror-database.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
-import { announceOutboxGrew, createStatusFeed, type StatusFeed } from './status-feed.js';
-import { createStrandedControl, type StrandedControl } from './stranded-control.js';
+import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { createStrandedControl, type StrandedControl } from '../sync/copies/index.js';
 
 export type { Mirror };
 

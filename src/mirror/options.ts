@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { ClientOptions } from '../client/index.js';
-import { delayMs, positiveMs } from '../client/client-options.js';
+import { delayMs, positiveMs } from '../schema/timer-limit.js';
 import { defaultDbName } from '../db/db-name.js';
 import type { ExtraIndexes } from '../db/stores.js';
-import type { MirrorStorage } from './mirror-database.js';
+import type { MirrorStorage } from '../db/mirror-database.js';
 import type { ValidationIssue } from '../errors/index.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { listOf, parseOptionsOrThrow, withRules } from '../schema/option-schema.js';
 import { DEFAULT_LEASE_MS, type SyncEnvironment } from '../sync/coordination/index.js';
+import { LATEST_ORDERS_INTERVAL_MS } from '../sync/latest-orders/index.js';
 import { PULL_DEFAULTS } from '../sync/pull/index.js';
 import { BATCH_DEFAULTS, batchOption, conflictOption, DEFAULT_CONFLICT, type BatchLimits, type ConflictOption } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
@@ -97,7 +98,7 @@ export const MIRROR_DEFAULTS = {
   batch: BATCH_DEFAULTS,
   leaderLeaseMs: DEFAULT_LEASE_MS,
   /** Delay between two polls of `watchLatestOrders` (ms). */
-  latestOrdersIntervalMs: 5_000,
+  latestOrdersIntervalMs: LATEST_ORDERS_INTERVAL_MS,
 } as const;
 
 /**

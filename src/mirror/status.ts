@@ -1,7 +1,7 @@
 import type { MovedCreate, OrphanedCreates } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { SyncPhase } from '../sync/controller/index.js';
-import type { StrandedCopy } from './stranded-copies.js';
+import type { StrandedCopy } from '../sync/copies/index.js';
 
 export type { SyncPhase };
 // The progress is the sync engine's (it is made where the pulls run); the mirror publishes it.

@@ -3,7 +3,7 @@ import { accessSync, constants, mkdirSync, readdirSync, rmSync, statSync } from 
 import { join, resolve } from 'node:path';
 import type { Dexie } from 'dexie';
 import { PosCloudError, StorageError, formatIssues, ValidationError } from '../errors/index.js';
-import type { MirrorStorage } from '../mirror/mirror-database.js';
+import type { MirrorStorage } from '../db/mirror-database.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { DatabaseJournal } from './database-journal.js';
 import { restoreDatabase, type RestoredDatabase } from './restore.js';

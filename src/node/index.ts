@@ -5,4 +5,4 @@
  */
 export { openFileStorage, type FileStorage, type FileStorageOptions } from './file-storage.js';
 export { StorageError, isStorageError, type StorageProblem } from '../errors/index.js';
-export type { MirrorStorage } from '../mirror/mirror-database.js';
+export type { MirrorStorage } from '../db/mirror-database.js';

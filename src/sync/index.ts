@@ -20,6 +20,9 @@
  *   with an estimate of what is left (its probes are small pages of the service).
  * - `controller/`: the one owner of the sync's state (lifecycle, leadership, pause, the last run),
  *   with one queue of runs and one abort; it drives the schedule, the election and the cycle.
+ * - `copies/`: other copies of the mirror in the same storage that still hold edits: finding them,
+ *   and moving their edits into this outbox under the copy's lead, in the controller's queue.
+ * - `latest-orders/`: the pollers of a register's latest orders, applied by the pull's rules.
  *
  * The mirror (`src/mirror/`) is the facade over them; it imports from the folders' index files.
  */

@@ -62,6 +62,10 @@ const SYNC_FOLDERS: Record<string, readonly string[]> = {
   coordination: ['.'],
   cycle: ['.', 'records', 'outbox', 'conflicts', 'push', 'pull', 'coordination'],
   controller: ['.', 'records', 'outbox', 'conflicts', 'push', 'pull', 'coordination', 'cycle'],
+  // Another copy's edits moved into this mirror's outbox, under that copy's lead.
+  copies: ['.', 'records', 'outbox', 'coordination'],
+  // The pollers of the latest orders of a register, applied by the pull's rules.
+  'latest-orders': ['.', 'records', 'pull', 'coordination'],
 };
 
 describe('the import graph of src/', () => {

@@ -7,7 +7,7 @@
  * tests replace (`environment.ts`).
  */
 export { defaultEnvironment, type LockManagerLike, type SyncEnvironment } from './environment.js';
-export { createLeaderElector, DEFAULT_LEASE_MS, type LeaderElector, type LeaderElectorOptions } from './leader.js';
+export { createLeaderElector, DEFAULT_LEASE_MS, leaderLockName, type LeaderElector, type LeaderElectorOptions } from './leader.js';
 export { backoffDelay, type BackoffOptions } from './backoff.js';
 export { giveBackLease, leaseOwnerId, tryLease } from './lease.js';
 export { createScheduleTimer, type ScheduleTimer } from './schedule-timer.js';

@@ -3,6 +3,11 @@ import type { SyncEnvironment } from './environment.js';
 import { campaignWithLease, giveBackLease, leaseHeldByAnother, leaseOwnerId, tryLease } from './lease.js';
 import { campaignWithLocks, lockHeldByAnother } from './lock-campaign.js';
 
+/** The name of the Web Lock the leader of database `dbName` holds (one syncing tab or worker per database). */
+export function leaderLockName(dbName: string): string {
+  return `pos-cloud-mirror-leader:${dbName}`;
+}
+
 /** Default lease of the leader where Web Locks are missing (ms). */
 export const DEFAULT_LEASE_MS = 10_000;
 

@@ -12,3 +12,4 @@ export { listOutbox } from './outbox-list.js';
 export { findUnsentCreates, ORPHANED_CREATES_KEPT, readOrphanedCreates, requeueCreates, type RecordRef } from './orphaned-creates.js';
 export { retryRejected } from './outbox-retry.js';
 export { readSent, sentRecordOf, withSent, withoutSent } from './outbox-sent.js';
+export { announceOutboxGrew, OUTBOX_TOUCHED } from './outbox-touched.js';

@@ -1,11 +1,6 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import { PosCloudError } from '../errors/index.js';
-import { giveBackLease, tryLease, type SyncEnvironment } from '../sync/coordination/index.js';
-
-/** The name of the Web Lock the leader of database `dbName` holds (one syncing tab or worker per database). */
-export function leaderLockName(dbName: string): string {
-  return `pos-cloud-mirror-leader:${dbName}`;
-}
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { PosCloudError } from '../../errors/index.js';
+import { giveBackLease, leaderLockName, leaseOwnerId, tryLease, type SyncEnvironment } from '../coordination/index.js';
 
 /** How long the lease of a copy is taken for while its edits move (ms): longer than any move takes. */
 const MOVE_LEASE_MS = 60_000;
@@ -34,7 +29,7 @@ export async function asLeaderOf<T>(dbName: string, env: SyncEnvironment, open: 
     return result.value;
   }
   const db = await open();
-  const owner = `take-over-${env.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const owner = leaseOwnerId(env.now(), 'take-over-');
   if (!(await tryLease(db, owner, env.now(), MOVE_LEASE_MS))) throw busy();
   try {
     return await work(db);

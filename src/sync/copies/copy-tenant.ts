@@ -1,6 +1,6 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import { ValidationError } from '../errors/index.js';
-import { COLLECTIONS } from '../schema/collections.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { ValidationError } from '../../errors/index.js';
+import { COLLECTIONS } from '../../schema/collections.js';
 import { openExisting } from './copy-outbox.js';
 
 /** Records read per collection to learn a copy's tenant. */

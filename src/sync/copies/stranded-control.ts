@@ -1,14 +1,12 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import { StorageError, ValidationError } from '../errors/index.js';
-import type { CollectionName } from '../schema/collections.js';
-import type { SyncEnvironment } from '../sync/coordination/index.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { StorageError, ValidationError } from '../../errors/index.js';
+import type { CollectionName } from '../../schema/collections.js';
+import type { SyncEnvironment } from '../coordination/index.js';
 import { asLeaderOf } from './copy-lead.js';
 import { readCopyOutbox } from './copy-outbox.js';
 import { assertSameTenant, tenantsOf, tenantsOfCopy } from './copy-tenant.js';
-import { mirrorDatabase, resolveIndexedDb } from './mirror-database.js';
-import { announceOutboxGrew } from './status-feed.js';
-import type { MirrorOptions } from './options.js';
-import type { SyncStatus } from './status.js';
+import { indexedDbOf, mirrorDatabase, type MirrorDatabaseOptions } from '../../db/mirror-database.js';
+import { announceOutboxGrew } from '../outbox/index.js';
 import { findStrandedCopies, type StrandedCopy } from './stranded-copies.js';
 import { takeOverEdits, type TakeOverReport } from './take-over-edits.js';
 
@@ -16,13 +14,13 @@ import { takeOverEdits, type TakeOverReport } from './take-over-edits.js';
 export interface StrandedControlOptions {
   /** The mirror's database. */
   db: MirrorDb;
-  /** The mirror's options: where its database lives (`storage`, `indexedDB`) and its extra indexes, for the other copies. */
-  options: MirrorOptions;
+  /** The mirror's options: where its database lives (`storage`, `indexedDB`), its extra indexes and its tenant, for the other copies. */
+  options: MirrorDatabaseOptions & { tenant?: string | undefined };
   env: SyncEnvironment;
   /** The collections the mirror mirrors. */
   collections: readonly CollectionName[];
   /** Lays the list found on the status. */
-  setStatus(patch: Partial<SyncStatus>): void;
+  setStatus(patch: { stranded: StrandedCopy[] | undefined }): void;
   /** Throws when the mirror is closed, naming the call. */
   assertOpen(what: string): void;
   /** Runs a take-over in the sync controller's queue, between runs (see `SyncController.inQueue`). */
@@ -41,9 +39,8 @@ export interface StrandedControl {
 
 /** Creates the {@link StrandedControl} of one mirror. */
 export function createStrandedControl(o: StrandedControlOptions): StrandedControl {
-  const given = o.options.storage ?? { indexedDB: o.options.indexedDB, IDBKeyRange: o.options.IDBKeyRange };
-  // The same IndexedDB the mirror's database is in (resolveIndexedDb always finds one, or throws).
-  const factory = resolveIndexedDb({ indexedDB: given.indexedDB, IDBKeyRange: given.IDBKeyRange }).indexedDB!;
+  // The same IndexedDB the mirror's database is in.
+  const factory = indexedDbOf(o.options).indexedDB;
   // A copy is opened once per mirror, and stays open until it closes: a durable storage journals
   // a database it was given once (see `MirrorStorage.attach`).
   const opened = new Map<string, MirrorDb>();

@@ -1,13 +1,13 @@
-import type { MirrorDb } from '../db/mirror-db.js';
-import { describeValue, ValidationError } from '../errors/index.js';
-import { tryToId, type Id } from '../ids/id.js';
-import type { SyncEnvironment } from '../sync/coordination/index.js';
-import { applyReadRecords, quarantineRows } from '../sync/pull/index.js';
-import type { SyncClient } from '../sync/index.js';
-import { MIRROR_DEFAULTS } from './options.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import { describeValue, ValidationError } from '../../errors/index.js';
+import { tryToId, type Id } from '../../ids/id.js';
+import { MAX_TIMER_MS } from '../../schema/timer-limit.js';
+import type { SyncEnvironment } from '../coordination/index.js';
+import { applyReadRecords, quarantineRows } from '../pull/index.js';
+import type { SyncClient } from '../index.js';
 
-/** The largest delay `setTimeout` honours (ms); a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647;
+/** Delay between two polls of `watchLatestOrders` by default (ms). */
+export const LATEST_ORDERS_INTERVAL_MS = 5_000;
 
 /** Options of {@link createLatestOrdersWatch}. */
 export interface LatestOrdersWatchOptions {
@@ -36,7 +36,7 @@ export function createLatestOrdersWatch(options: LatestOrdersWatchOptions): Late
 
   function watch(idCashRegister: Id, opts: { intervalMs?: number; idPayment?: number } = {}): () => void {
     const register = checkedRegister(idCashRegister);
-    const intervalMs = checkedInterval(opts.intervalMs ?? MIRROR_DEFAULTS.latestOrdersIntervalMs);
+    const intervalMs = checkedInterval(opts.intervalMs ?? LATEST_ORDERS_INTERVAL_MS);
     const controller = new AbortController();
     let timer: unknown;
     const poll = async () => {

@@ -1,11 +1,11 @@
-import { conflictKey } from '../db/conflict-key.js';
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { ConflictRow, InflightRow, OutboxEntry, SentSnapshot, StoredRecord } from '../db/sync-rows.js';
-import type { Id } from '../ids/id.js';
-import type { CollectionName } from '../schema/collections.js';
-import { overlay, parentReferences } from '../sync/records/index.js';
+import { conflictKey } from '../../db/conflict-key.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { ConflictRow, InflightRow, OutboxEntry, SentSnapshot, StoredRecord } from '../../db/sync-rows.js';
+import type { Id } from '../../ids/id.js';
+import type { CollectionName } from '../../schema/collections.js';
+import { overlay, parentReferences } from '../records/index.js';
 import { isTaken, readTaken, takenEntry, writeTaken, type TakenEntry } from './taken-entries.js';
-import { inTransaction } from '../db/in-transaction.js';
+import { inTransaction } from '../../db/in-transaction.js';
 
 /** Why an edit of the other copy stays there (see {@link TakeOverReport}). */
 export type LeftReason =

@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie';
-import { MirrorDb, type IndexedDbDependencies } from '../db/mirror-db.js';
-import type { ExtraIndexes } from '../db/stores.js';
+import { MirrorDb, type IndexedDbDependencies } from './mirror-db.js';
+import type { ExtraIndexes } from './stores.js';
 import { PosCloudError } from '../errors/index.js';
 
 /** The mirror's options that say where its database lives and what it indexes (see `MirrorOptions`). */
@@ -15,18 +15,29 @@ export interface MirrorDatabaseOptions extends IndexedDbDependencies {
  * a storage is given the database to attach to. Nothing is opened yet: Dexie opens on first use.
  */
 export function mirrorDatabase(name: string, options: MirrorDatabaseOptions): MirrorDb {
-  const given = options.storage ?? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange };
-  const idb = resolveIndexedDb({ indexedDB: given.indexedDB, IDBKeyRange: given.IDBKeyRange });
+  const idb = indexedDbOf(options);
   const db = new MirrorDb(name, { ...idb, indexes: options.indexes });
   options.storage?.attach?.(db);
   // Dexie's liveQuery stays silent unless its global dependencies name an IndexedDB, which a
   // runtime without one (Node) lacks: lend it ours. A runtime with its own is left alone.
   const lent: Partial<typeof Dexie.dependencies> = Dexie.dependencies;
-  if (!lent.indexedDB && idb.indexedDB && idb.IDBKeyRange) {
+  if (!lent.indexedDB) {
     Dexie.dependencies.indexedDB = idb.indexedDB;
     Dexie.dependencies.IDBKeyRange = idb.IDBKeyRange;
   }
   return db;
+}
+
+/** An IndexedDB implementation with its key range, as found for a mirror. */
+export interface ResolvedIndexedDb {
+  indexedDB: IDBFactory;
+  IDBKeyRange: typeof IDBKeyRange;
+}
+
+/** The IndexedDB the options put the mirror's database in: their `storage`'s, their `indexedDB`, or as {@link resolveIndexedDb} finds it. */
+export function indexedDbOf(options: MirrorDatabaseOptions): ResolvedIndexedDb {
+  const given = options.storage ?? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange };
+  return resolveIndexedDb({ indexedDB: given.indexedDB, IDBKeyRange: given.IDBKeyRange });
 }
 
 /**
@@ -54,7 +65,7 @@ export interface MirrorStorage {
  * Electron), else, in Node, fake-indexeddb (an optional peer dependency, loaded synchronously
  * through `createRequire` so that browser bundles never see it).
  */
-export function resolveIndexedDb(given: IndexedDbDependencies): Required<IndexedDbDependencies> {
+export function resolveIndexedDb(given: IndexedDbDependencies): ResolvedIndexedDb {
   // A runtime may lack both, whatever the DOM's types say (Node).
   const runtime: Partial<Pick<typeof globalThis, 'indexedDB' | 'IDBKeyRange'>> = globalThis;
   if (given.indexedDB) {

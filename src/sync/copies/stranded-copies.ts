@@ -1,5 +1,5 @@
-import { parseDbName } from '../db/db-name.js';
-import type { MirrorDb } from '../db/mirror-db.js';
+import { parseDbName } from '../../db/db-name.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
 import { readCopyOutbox, type CopyOutbox } from './copy-outbox.js';
 import { isTaken, readAllTaken, type TakenEntry } from './taken-entries.js';
 

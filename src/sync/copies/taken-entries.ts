@@ -1,6 +1,6 @@
-import { takenOverKey } from '../db/meta-keys.js';
-import type { MirrorDb } from '../db/mirror-db.js';
-import type { OutboxEntry } from '../db/sync-rows.js';
+import { takenOverKey } from '../../db/meta-keys.js';
+import type { MirrorDb } from '../../db/mirror-db.js';
+import type { OutboxEntry } from '../../db/sync-rows.js';
 
 /**
  * One outbox entry of another copy that this mirror has taken into its own outbox, as it stood

@@ -1,5 +1,5 @@
-import type { OutboxEntry } from '../db/sync-rows.js';
-import { SYNC_TABLES } from '../db/table-names.js';
+import type { OutboxEntry } from '../../db/sync-rows.js';
+import { SYNC_TABLES } from '../../db/table-names.js';
 
 /** What a copy's outbox holds, read without writing anything (see {@link readCopyOutbox}). */
 export interface CopyOutbox {

@@ -1,9 +1,9 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MirrorDb } from '../../src/db/mirror-db.js';
-import { PosCloudError } from '../../src/errors/index.js';
-import { asLeaderOf, leaderLockName } from '../../src/mirror/copy-lead.js';
-import { defaultEnvironment, type LockManagerLike, type SyncEnvironment } from '../../src/sync/coordination/index.js';
+import { MirrorDb } from '../../../src/db/mirror-db.js';
+import { PosCloudError } from '../../../src/errors/index.js';
+import { asLeaderOf } from '../../../src/sync/copies/copy-lead.js';
+import { defaultEnvironment, leaderLockName, type LockManagerLike, type SyncEnvironment } from '../../../src/sync/coordination/index.js';
 
 /** Web Locks as the API has them for `ifAvailable` requests: one holder per name, `null` to a request that finds it held. */
 function namedLocks(): LockManagerLike & { held: Set<string> } {
