@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CollectionName } from '../../schema/collections.js';
-import { emptyReport, pullIsolated, type SyncReport } from '../cycle/index.js';
+import { emptySyncReport, pullIsolated, type SyncReport } from '../cycle/index.js';
 import { assertCollection } from '../outbox/index.js';
 import type { ReconcileReport } from '../pull/index.js';
 
@@ -22,7 +22,7 @@ export interface SweepParts {
  * every one failed on its own, or for a failure that is not about one collection.
  */
 export async function sweepEach(parts: SweepParts, collections: readonly CollectionName[], signal: AbortSignal): Promise<SyncReport> {
-  const report = emptyReport(true, parts.now(), collections);
+  const report = emptySyncReport(true, parts.now(), collections);
   const isolation = { db: parts.db, now: parts.now, reconcileIntervalMs: 0, explicit: true, report };
   const { pulled, firstFailure } = await pullIsolated(collections, async (c) => void report.reconciled.push(await parts.reconcile(c, signal)), isolation);
   parts.found(report);

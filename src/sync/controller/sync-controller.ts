@@ -3,7 +3,7 @@ import { PosCloudError, ValidationError } from '../../errors/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { createLeaderElector, createScheduleTimer, type LeaderElector, type ScheduleTimer, type SyncEnvironment } from '../coordination/index.js';
 import {
-  emptyReport,
+  emptySyncReport,
   forgetUnavailable,
   isAbort,
   judgeFailure,
@@ -191,7 +191,7 @@ class Controller implements SyncController {
     if (isRunning(this.#state)) await this.#electionDecided();
     this.assertOpen('syncNow');
     const follows = () => isRunning(this.#state) && !this.#state.leader;
-    if (follows()) return emptyReport(false, this.#o.env.now(), []);
+    if (follows()) return emptySyncReport(false, this.#o.env.now(), []);
     let signal = called;
     try {
       const report = await this.#enqueue(async () => {
@@ -201,7 +201,7 @@ class Controller implements SyncController {
         signal = this.#term.signal;
         return this.#runOnce(signal, only);
       });
-      return report ?? emptyReport(false, this.#o.env.now(), []);
+      return report ?? emptySyncReport(false, this.#o.env.now(), []);
     } catch (error) {
       this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
       throw error;

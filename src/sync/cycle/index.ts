@@ -23,5 +23,5 @@ export { pullIsolated } from './isolated-pulls.js';
 export type { ProgressEstimate } from './progress-estimate.js';
 export { createProgressTracker, withCollection, type ProgressSink, type ProgressTracker, type ProgressTrackerOptions } from './progress-tracker.js';
 export type { SyncCycle } from './sync-cycle.js';
-export { emptyReport, type SyncReport } from './sync-report.js';
+export { emptySyncReport, type SyncReport } from './sync-report.js';
 export { initialProgress, type CollectionSyncProgress, type SyncProgress } from './sync-progress.js';

@@ -6,7 +6,7 @@ import type { SyncClient } from '../sync-client.js';
 import { pullIsolated } from './isolated-pulls.js';
 import { checkOrphanedCreates } from './orphan-check.js';
 import { requeueCreates } from '../outbox/index.js';
-import { emptyReport, type SyncReport } from './sync-report.js';
+import { emptySyncReport, type SyncReport } from './sync-report.js';
 
 /** What a sync cycle works with. */
 export interface SyncCycleOptions {
@@ -102,7 +102,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const rows = await db._sync_checkpoints.bulkGet([...collections]);
       signal.throwIfAborted();
       options.onStart(rows.some((r) => !r?.initialDone));
-      const report = emptyReport(true, startedAt, collections);
+      const report = emptySyncReport(true, startedAt, collections);
       const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: only !== undefined, report };
       // Each pull asks the first page of the next collection while its last page is written.
       const { pulled, firstFailure } = await pullIsolated(collections, async (c, next) => void report.pulls.push(await puller.pull(c, signal, { next })), isolation);
@@ -124,7 +124,7 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       const withEntries = new Set(entries.map((e) => e.collection));
       const pending = options.collections.filter((c) => withEntries.has(c));
       if (pending.length === 0) return;
-      const report = emptyReport(true, now(), pending);
+      const report = emptySyncReport(true, now(), pending);
       // Collections the server lacks are not asked here: their edits wait for the run that finds them back.
       const isolation = { db, now, reconcileIntervalMs: Number.POSITIVE_INFINITY, explicit: false, report };
       const { pulled, firstFailure } = await pullIsolated(pending, async (c) => {

@@ -45,7 +45,7 @@ export interface CollectionFailure {
 }
 
 /** A report of a run that has done nothing yet (or, with `ran` false, of a run skipped): no pulls, no push, no sweep. */
-export function emptyReport(ran: boolean, startedAt: number, collections: readonly CollectionName[]): SyncReport {
+export function emptySyncReport(ran: boolean, startedAt: number, collections: readonly CollectionName[]): SyncReport {
   return {
     ran,
     startedAt,

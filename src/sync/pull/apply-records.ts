@@ -4,7 +4,7 @@ import { writesTogether } from '../../db/writes-together.js';
 import { putInPieces } from '../../db/put-in-pieces.js';
 import { createTimeSlicer, type TimeSlicer } from '../../schema/time-slicer.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
-import { compareIds } from '../../ids/id.js';
+import { readByIds, type IdLookup } from '../../db/read-by-ids.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { HYDRATIONS, splitHydrations } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
@@ -84,8 +84,8 @@ interface Group {
   collection: CollectionName | 'categories';
   /** The newest copy of each record (by `_v`), hydrations split off. */
   records: StoredRecord[];
-  /** How the local copies are read (see {@link readLocals}). */
-  lookup: 'range' | 'probe' | 'ids';
+  /** How the local copies are read (see {@link IdLookup}). */
+  lookup: IdLookup;
 }
 
 /** What the database holds for a group's records, read before anything is decided. */
@@ -133,7 +133,7 @@ async function readLocalState(db: MirrorDb, group: Group): Promise<LocalState> {
   const table = db.table<StoredRecord, string>(group.collection);
   const ids = group.records.map((r) => r.id);
   const [locals, entries, quarantined] = await Promise.all([
-    readLocals(table, ids, group.lookup),
+    readByIds(table, ids, group.lookup),
     group.collection === 'categories' ? new Map<string, OutboxEntry>() : outboxEntriesOf(db, group.collection, ids),
     db._sync_quarantine.where('collection').equals(group.collection).count(),
   ]);
@@ -193,48 +193,6 @@ export interface ApplyOptions {
    * with their own clock. @default a slicer of `SLICE_BUDGET_MS` on `performance.now`
    */
   slicer?: TimeSlicer;
-}
-
-/**
- * Local copies of `ids`, in their order. `range`: the ids are every server record between the
- * lowest and the highest, so the stored rows of that range are read in one query (next to nothing
- * on a first sync, where it is empty). `probe`: only the keys stored in that range are read, at most
- * a few per id, and only the ids among them are looked up: the split children of a first sync land
- * in a table that holds few of them yet, and a lookup per missing id costs a request each. `ids`: a
- * lookup per id. IndexedDB orders string keys code unit by code unit, which is numeric order only
- * between ids of the same length: ranges of ids of different lengths are looked up per id, and so
- * is a probed range holding many more keys than ids.
- */
-async function readLocals(table: Table<StoredRecord, string>, ids: string[], lookup: Group['lookup']): Promise<(StoredRecord | undefined)[]> {
-  const bounds = lookup === 'ids' ? undefined : idBounds(ids);
-  if (!bounds) return table.bulkGet(ids);
-  const range = table.where(':id').between(bounds.min, bounds.max, true, true);
-  const found = new Map<string, StoredRecord>();
-  if (lookup === 'range') {
-    for (const record of await range.toArray()) found.set(record.id, record);
-    return ids.map((id) => found.get(id));
-  }
-  const most = PROBE_KEYS_PER_ID * ids.length;
-  const keys = await range.limit(most).primaryKeys();
-  if (keys.length >= most) return table.bulkGet(ids);
-  const wanted = new Set(ids);
-  const stored = keys.filter((key) => wanted.has(key));
-  if (stored.length > 0) for (const record of await table.bulkGet(stored)) if (record) found.set(record.id, record);
-  return ids.map((id) => found.get(id));
-}
-
-/** Keys a probed range may hold per id looked for before a lookup per id is cheaper. */
-const PROBE_KEYS_PER_ID = 4;
-
-/** The lowest and highest of `ids` (numeric order), when they have the same length; else undefined. */
-function idBounds(ids: readonly string[]): { min: string; max: string } | undefined {
-  let min = ids[0]!;
-  let max = ids[0]!;
-  for (const id of ids) {
-    if (compareIds(id, min) < 0) min = id;
-    if (compareIds(id, max) > 0) max = id;
-  }
-  return min.length === max.length ? { min, max } : undefined;
 }
 
 /** The outbox entries of the records `ids` of `collection`, in any state, by record id. */

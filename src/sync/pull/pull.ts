@@ -1,50 +1,16 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { writesTogether } from '../../db/writes-together.js';
 import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
-import type { Id } from '../../ids/index.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables, highestVersion } from './apply-records.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { holdInQuarantine, refusalsOfPage } from './quarantine.js';
 import type { PageLike, SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
-import { openTraversal, pageLimitFor, traverseInGroups, type OpenTraversal } from './traverse.js';
+import { openTraversal, pageLimitFor, traverseInGroups } from './traverse.js';
+import { combineReports, startReport, tallyPages, type CollectionProgress, type PullReport } from './pull-report.js';
+import { createReadAhead } from './read-ahead.js';
 import { inTransaction } from '../../db/in-transaction.js';
-
-/** Progress of one collection's pull, as it goes. */
-export interface CollectionProgress {
-  /** Records applied in the current (or last) traversal. */
-  records: number;
-  /** Pages applied in the current (or last) traversal. */
-  pages: number;
-  /** True once the traversal completed. */
-  done: boolean;
-  /** The id the traversal has reached (its next `id_start`): where an estimate of what is left starts. */
-  position?: Id | undefined;
-  /** Records the traversal had applied before it was interrupted, when it resumed from its saved cursor. */
-  resumedAt?: number | undefined;
-}
-
-/** What one pull of one collection did. */
-export interface PullReport {
-  collection: CollectionName;
-  pages: number;
-  received: number;
-  written: number;
-  /**
-   * Records quarantined: those the read schema refused, and the refused hydrated children of
-   * parents applied without them.
-   */
-  quarantined: number;
-  /**
-   * True when, on at least one page, the read schema refused most of the records (more than
-   * half): the server's data and this version's schema disagree, and the collection stays mostly
-   * empty until they agree. The refused records are in quarantine, counted per collection in
-   * `status.quarantinedBy`.
-   */
-  mostlyRefused: boolean;
-  checkpoint: number;
-}
 
 /** Options of {@link createPuller}. */
 export interface PullerOptions {
@@ -107,7 +73,7 @@ export function createPuller(options: PullerOptions): Puller {
   const now = options.now ?? Date.now;
 
   /** The first page of the collection pulled next, requested ahead (see {@link PullOptions.next}). */
-  let ahead: ReadAhead | undefined;
+  const ahead = createReadAhead(client, now, traversalQuery);
 
   async function pull(collection: CollectionName, signal?: AbortSignal, pullOptions: PullOptions = {}): Promise<PullReport> {
     const first = await traverseOnce(collection, signal, pullOptions.next);
@@ -124,14 +90,14 @@ export function createPuller(options: PullerOptions): Puller {
   async function traverseOnce(collection: CollectionName, signal: AbortSignal | undefined, next: CollectionName | undefined): Promise<{ report: PullReport; resumed: boolean }> {
     const [saved, savedNext] = await db._sync_checkpoints.bulkGet(next ? [collection, next] : [collection]);
     const row: CheckpointRow = saved ?? freshRow(collection);
-    const early = await takeReadAhead(collection, row);
+    const early = await ahead.take(collection, row);
     // An interrupted traversal resumes at its last applied page, with its original start
     // time: records before the resume point may have changed since then.
     let cursor: TraversalCursor | undefined = row.cursor;
     const resumed = cursor !== undefined;
     // A resumed traversal is followed by another of the same collection: the read-ahead waits for that one.
     const readAheadOf = resumed || !next ? undefined : { collection: next, row: savedNext ?? freshRow(next) };
-    const report: PullReport = { collection, pages: 0, received: 0, written: 0, quarantined: 0, mostlyRefused: false, checkpoint: row.checkpoint };
+    const report = startReport(collection, row.checkpoint);
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
     const elapsed = early?.elapsed ?? startStopwatch(now);
@@ -139,19 +105,18 @@ export function createPuller(options: PullerOptions): Puller {
 
     await traverseInGroups(client, collection, early?.traversal ?? traversalQuery(collection, row), signal, pagesPerTransaction, async (pages: PageLike[]) => {
       const last = pages[pages.length - 1]!;
-      if (last.done && readAheadOf) readAhead(readAheadOf.collection, readAheadOf.row, signal);
+      if (last.done && readAheadOf) ahead.start(readAheadOf.collection, readAheadOf.row, signal);
       const startedAt = cursor?.startedAt ?? traversalStart(pages[0]!, row.checkpoint, elapsed());
       const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
       // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
       const refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
       const pageRecords = pages.map((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
-      const received = pages.reduce((n, page) => n + page.length, 0);
       const next: TraversalCursor = {
         versionStart,
         idStart: last.cursor ?? base.idStart,
         startedAt: base.startedAt,
         maxV: Math.max(base.maxV, ...pageRecords.map(highestVersion)),
-        records: base.records + received,
+        records: base.records + pages.reduce((n, page) => n + page.length, 0),
       };
       const written = await inTransaction(db, 'rw', tables, async (db) => {
         // The cursor is saved in the same transaction as the pages it follows: a crash between
@@ -173,13 +138,7 @@ export function createPuller(options: PullerOptions): Puller {
         return count;
       });
       cursor = next;
-      report.written += written;
-      report.pages += pages.length;
-      report.received += received;
-      for (const [i, page] of pages.entries()) {
-        report.quarantined += refusals[i]!.rows.length;
-        if (mostlyRefused(page.length + page.rejected.length, page.rejected.length - refusals[i]!.rescued.length)) report.mostlyRefused = true;
-      }
+      tallyPages(report, pages, refusals, written);
       progress.pages += pages.length;
       progress.records = next.records;
       progress.position = next.idStart;
@@ -203,7 +162,7 @@ export function createPuller(options: PullerOptions): Puller {
   }
 
   async function reset(collection: CollectionName): Promise<void> {
-    dropReadAhead();
+    ahead.drop();
     await db._sync_checkpoints.put({ collection, checkpoint: 0, cursor: undefined, initialDone: false });
   }
 
@@ -213,84 +172,10 @@ export function createPuller(options: PullerOptions): Puller {
     return { direction: 'forward', versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
   }
 
-  /** Requests the first page of the traversal of `collection` that would start from `row` now, for its pull to take. */
-  function readAhead(collection: CollectionName, row: CheckpointRow, signal: AbortSignal | undefined): void {
-    dropReadAhead();
-    if (signal?.aborted) return;
-    // Started before its request: the traversal's start is then taken earlier, on the safe side.
-    const elapsed = startStopwatch(now);
-    const traversal = openTraversal(client, collection, traversalQuery(collection, row));
-    const cancel = (): void => void traversal.cancel(signal?.reason);
-    signal?.addEventListener('abort', cancel, { once: true });
-    ahead = { collection, row, traversal, elapsed, release: () => signal?.removeEventListener('abort', cancel) };
-  }
-
-  /** Cancels the read-ahead, if any. */
-  function dropReadAhead(): void {
-    const dropped = ahead;
-    ahead = undefined;
-    dropped?.release();
-    void dropped?.traversal.cancel();
-  }
-
-  /**
-   * The read-ahead, if it is of `collection`, still starts where its traversal would start now
-   * (`row`), and its first page came: it is then the pull's. Any other is cancelled.
-   */
-  async function takeReadAhead(collection: CollectionName, row: CheckpointRow): Promise<{ traversal: OpenTraversal; elapsed: () => number } | undefined> {
-    const taken = ahead;
-    if (!taken || taken.collection !== collection || !sameStart(taken.row, row)) {
-      dropReadAhead();
-      return undefined;
-    }
-    ahead = undefined;
-    taken.release();
-    // A read-ahead that failed (or was cancelled with the pull that started it) is asked again.
-    const came = await taken.traversal.first.then(() => !taken.traversal.controller.signal.aborted, () => false);
-    if (came) return taken;
-    await taken.traversal.cancel();
-    return undefined;
-  }
-
   return { pull, reset };
-}
-
-/** A traversal's first page requested ahead of its pull (see {@link PullOptions.next}). */
-interface ReadAhead {
-  collection: CollectionName;
-  /** The checkpoint row it starts from. */
-  row: CheckpointRow;
-  traversal: OpenTraversal;
-  /** Time since just before its first request. */
-  elapsed: () => number;
-  /** Stops listening to the signal of the pull that started it. */
-  release: () => void;
 }
 
 /** The checkpoint row of a collection never pulled. */
 function freshRow(collection: CollectionName): CheckpointRow {
   return { collection, checkpoint: 0, initialDone: false };
-}
-
-/** Two checkpoint rows start the same traversal: same checkpoint, same saved cursor. */
-function sameStart(a: CheckpointRow, b: CheckpointRow): boolean {
-  return a.checkpoint === b.checkpoint && JSON.stringify(a.cursor ?? null) === JSON.stringify(b.cursor ?? null);
-}
-
-/** The report of a pull made of a resumed traversal and the one that followed it. */
-function combineReports(resumed: PullReport, fresh: PullReport): PullReport {
-  return {
-    collection: fresh.collection,
-    pages: resumed.pages + fresh.pages,
-    received: resumed.received + fresh.received,
-    written: resumed.written + fresh.written,
-    quarantined: resumed.quarantined + fresh.quarantined,
-    mostlyRefused: resumed.mostlyRefused || fresh.mostlyRefused,
-    checkpoint: fresh.checkpoint,
-  };
-}
-
-/** More than half of a page's records were refused (and not applied without a bad child). */
-export function mostlyRefused(records: number, refused: number): boolean {
-  return refused * 2 > records;
 }

@@ -1,4 +1,5 @@
-import { Dexie, type Table } from 'dexie';
+import { Dexie } from 'dexie';
+import { readByIds } from '../../db/read-by-ids.js';
 import { foldInflightRows } from '../../db/inflight.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { ConflictRow, InflightEntry, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
@@ -75,7 +76,12 @@ export async function prepareCollection(
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
       .sort((a, b) => a.seq - b.seq);
     if (entries.length === 0) return { out: [], collisions: [] };
-    const locals = await readLocals(table, entries);
+    // Records created here have ids made in the same stretch of time, which sit together in the table.
+    const created = entries.filter((e) => e.base === null).map((e) => e.id);
+    const updated = entries.filter((e) => e.base !== null).map((e) => e.id);
+    const [ofCreated, ofUpdated] = await Promise.all([readByIds(table, created, 'dense'), table.bulkGet(updated)]);
+    const stored = new Map<string, StoredRecord | undefined>([...created.map((id, i) => [id, ofCreated[i]] as const), ...updated.map((id, i) => [id, ofUpdated[i]] as const)]);
+    const locals = entries.map((e) => stored.get(e.id));
     const outcomes = entries.map((entry, i) => {
       const local = locals[i];
       return local && checkEntry(entry, local, knownServerState(entry, local), strategy);
@@ -217,31 +223,3 @@ function referencesAny(record: StoredRecord, unborn: Unborn): boolean {
   });
 }
 
-/**
- * The table's records of the entries, in entry order. Records created locally have ids made in
- * the same stretch of time, which sit together in the table: those are read as one key range
- * (one request instead of one per id) when the range holds few other records; the others one by
- * one. String keys order numerically
- * only between ids of the same length, so the range covers the ids of the commonest length.
- */
-async function readLocals(table: Table<StoredRecord, string>, entries: readonly OutboxEntry[]): Promise<(StoredRecord | undefined)[]> {
-  const created = entries.filter((e) => e.base === null).map((e) => e.id);
-  const found = new Map<string, StoredRecord>();
-  if (created.length >= 8) {
-    const length = commonestLength(created);
-    const same = created.filter((id) => id.length === length).sort();
-    const range = table.where(':id').between(same[0]!, same[same.length - 1]!, true, true);
-    // Only when the range holds mostly these records (others may have been created in between).
-    if ((await range.count()) <= 2 * same.length) for (const record of await range.toArray()) found.set(record.id, record);
-  }
-  const rest = entries.map((e) => e.id).filter((id) => !found.has(id));
-  const loose = await table.bulkGet(rest);
-  loose.forEach((record, i) => record && found.set(rest[i]!, record));
-  return entries.map((e) => found.get(e.id));
-}
-
-function commonestLength(ids: readonly string[]): number {
-  const counts = new Map<number, number>();
-  for (const id of ids) counts.set(id.length, (counts.get(id.length) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
-}

@@ -42,7 +42,7 @@ export function emptyCounts(): PushCounts {
 }
 
 /** A report with nothing in it yet. */
-export function emptyReport(): PushReport {
+export function emptyPushReport(): PushReport {
   const { moved: _moved, ...counts } = emptyCounts();
   return { ...counts, byCollection: {}, moved: [] };
 }

@@ -13,7 +13,7 @@ import type { MovedCreate } from '../../db/sync-rows.js';
 import { createBatchSender, settlementQueue, type BeforeBatch, type PushClient } from './send-batch.js';
 
 export type { BeforeBatch, PushClient };
-import { addCounts, emptyCounts, emptyReport, type PushCounts, type PushReport } from './push-report.js';
+import { addCounts, emptyCounts, emptyPushReport, type PushCounts, type PushReport } from './push-report.js';
 
 export type { PushCounts, PushReport };
 
@@ -79,7 +79,7 @@ export function createPusher(options: PusherOptions): Pusher {
   const sender = createBatchSender(db, client, beforeBatch);
 
   async function push(opts: PushOptions = {}): Promise<PushReport> {
-    const report = emptyReport();
+    const report = emptyPushReport();
     for (const collection of pushOrder(opts.collections)) {
       opts.signal?.throwIfAborted();
       const counts = emptyCounts();
