@@ -27,15 +27,19 @@ export function joinSignals(own: AbortSignal, caller: AbortSignal | undefined): 
 }
 
 /**
- * `work`, or the caller's abort if it comes first: a call waiting behind a long run ends as soon
- * as its caller gives up (the work, in its turn, sees the signal aborted and does nothing).
+ * `work`, or the caller's abort if it comes before the work has `begun`: a call waiting behind a
+ * long run ends as soon as its caller gives up (the work, in its turn, sees the signal aborted and
+ * does nothing). Once begun, the work itself ends at the abort, and the call settles when it has:
+ * nothing the call started writes after it rejected.
  */
-export function untilAborted<T>(work: Promise<T>, caller: AbortSignal | undefined): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, caller: AbortSignal | undefined, begun: () => boolean = () => false): Promise<T> {
   if (!caller) return work;
-  if (caller.aborted) return Promise.reject(caller.reason as Error);
+  if (caller.aborted && !begun()) return Promise.reject(caller.reason as Error);
   let onAbort: () => void = () => undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(caller.reason as Error);
+    onAbort = () => {
+      if (!begun()) reject(caller.reason as Error);
+    };
     caller.addEventListener('abort', onAbort, { once: true });
   });
   // The work's own failure is still observed when the abort won the race.

@@ -17,7 +17,13 @@ afterEach(async () => {
   fixture = sim = undefined;
 });
 
-/** A client whose GETs of customers' pages after the first `free` wait until the test lets them go; `reached` resolves when one waits. */
+/** Resolves when `signal` aborts, as a real request's wait for the network ends. */
+const abortOf = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+
+/**
+ * A client whose GETs of customers' pages after the first `free` wait until the test lets them go
+ * (or their request is aborted, as a real fetch's is); `waiting` resolves when one waits.
+ */
 function heldCustomerPages(f: MirrorFixture, free: number) {
   let pages = 0;
   let hold = true;
@@ -28,7 +34,7 @@ function heldCustomerPages(f: MirrorFixture, free: number) {
   const client = clientThrough(f.sim, async (request) => {
     if (!hold || !isGet(request, 'customers') || ++pages <= free) return;
     reached();
-    await released;
+    await Promise.race([released, abortOf(request.signal)]);
   });
   return {
     client,

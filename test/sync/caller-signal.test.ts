@@ -43,4 +43,17 @@ describe('untilAborted', () => {
     fail(new Error('work failed'));
     await expect(work).rejects.toThrow('work failed');
   });
+
+  it('waits, once the work has begun, for the work to end: nothing it started writes after the call rejected', async () => {
+    const caller = new AbortController();
+    let finish: () => void = () => undefined;
+    const work = new Promise<string>((resolve) => (finish = () => resolve('done')));
+    let settled = false;
+    const call = untilAborted(work, caller.signal, () => true).finally(() => (settled = true));
+    caller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+    finish();
+    await expect(call).resolves.toBe('done');
+  });
 });

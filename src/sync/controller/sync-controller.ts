@@ -174,7 +174,12 @@ class Controller implements SyncController {
 
   inQueue<T>(work: () => Promise<T>, caller?: AbortSignal): Promise<T> {
     caller?.throwIfAborted();
-    return untilAborted(this.#enqueue(work), caller);
+    let begun = false;
+    const turn = this.#enqueue(() => {
+      begun = true;
+      return work();
+    });
+    return untilAborted(turn, caller, () => begun);
   }
 
   /** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */
@@ -193,11 +198,14 @@ class Controller implements SyncController {
     const follows = () => isRunning(this.#state) && !this.#state.leader;
     if (follows()) return emptyReport(false, this.#o.env.now(), []);
     let signal = called;
+    let begun = false;
     try {
       const run = this.#enqueue(async () => {
         // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
         if (follows()) return undefined;
         called.throwIfAborted();
+        caller?.throwIfAborted();
+        begun = true;
         const joined = joinSignals(this.#term.signal, caller);
         signal = joined.signal;
         try {
@@ -206,7 +214,7 @@ class Controller implements SyncController {
           joined.release();
         }
       });
-      const report = await untilAborted(run, caller);
+      const report = await untilAborted(run, caller, () => begun);
       return report ?? emptyReport(false, this.#o.env.now(), []);
     } catch (error) {
       // A call its caller aborted is cut short on purpose, and ends with the caller's reason.
@@ -278,13 +286,17 @@ class Controller implements SyncController {
 
   /**
    * Runs `fn` in its turn, with the term's signal joined to the caller's, unless the term it was
-   * called in has ended by then; a caller's abort ends it at once, with the caller's reason.
+   * called in (or the caller) has ended by then; a caller's abort ends it with the caller's reason:
+   * at once while it waits, else once `fn` has stopped.
    */
   async #inTurn<T>(fn: (signal: AbortSignal) => Promise<T>, caller: AbortSignal | undefined): Promise<T> {
     caller?.throwIfAborted();
     const called = this.#term.signal;
+    let begun = false;
     const turn = this.#enqueue(async () => {
       called.throwIfAborted();
+      caller?.throwIfAborted();
+      begun = true;
       const joined = joinSignals(this.#term.signal, caller);
       try {
         return await fn(joined.signal);
@@ -293,7 +305,7 @@ class Controller implements SyncController {
       }
     });
     try {
-      return await untilAborted(turn, caller);
+      return await untilAborted(turn, caller, () => begun);
     } catch (error) {
       caller?.throwIfAborted();
       throw error;
