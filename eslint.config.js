@@ -11,8 +11,9 @@ import tseslint from 'typescript-eslint';
  * are how test doubles and fixtures are written).
  */
 export default defineConfig(
-  // Built files (the library's dist/ and the examples' built apps), test reports, the JSON test corpus.
-  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**'] },
+  // Built files (the library's dist/ and the examples' built apps), test reports, the JSON test corpus, and the
+  // consumer check's app (compiled on its own against the packed package: scripts/ci/consumer-check.sh).
+  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**', 'scripts/ci/consumer-app/**'] },
   js.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

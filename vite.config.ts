@@ -1,5 +1,6 @@
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { packageAliases } from './scripts/package-aliases.js';
 
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
@@ -23,6 +24,8 @@ export default defineConfig({
         nodeBuiltins.has(id) || /^(dexie|dexie-react-hooks|ky|json-bigint|zod|fake-indexeddb|react|react-dom)(\/|$)/.test(id),
     },
   },
+  // The examples the tests run import the package by its name: resolved to the sources here.
+  resolve: { alias: packageAliases() },
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',

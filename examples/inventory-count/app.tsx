@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { MirrorProvider, useMirror } from '../../src/react/index.js';
+import { MirrorProvider, useMirror } from 'pos-cloud-mirror/react';
 import type { BootedApp } from '../shared/boot.js';
-import { toIntlLocale, type CollectionName, type ObservableValue } from '../shared/library.js';
+import { toIntlLocale, type CollectionName, type ObservableValue } from 'pos-cloud-mirror';
 import { renderStatus } from '../shared/status-bar.js';
 import { CountScreen } from './count-screen.js';
 import { loadSetup, saveSetup, type CountSetup } from './setup.js';

@@ -1,4 +1,4 @@
-import type { Mirror } from '../shared/library.js';
+import type { Mirror } from 'pos-cloud-mirror';
 import type { CountSession } from './count-session.js';
 
 /**
@@ -28,8 +28,8 @@ export interface BookedCount {
  * Books a finished count: one stock-up and one stock history row per counted product, whose
  * `quanity` (the spec's spelling) is the correction counted − expected, so the warehouse report
  * shows the counted quantity afterwards. The records get their ids here, on the device
- * (`mirror.save` composes them), are written in one transaction and pushed when online,
- * stock-up first.
+ * (`tx.save` composes them), are written in one `mirror.transaction` (all of them with their
+ * outbox entries, or none) and pushed when online, stock-up first.
  */
 export async function bookCount(
   mirror: Mirror,
@@ -40,10 +40,9 @@ export async function bookCount(
 ): Promise<BookedCount> {
   const products = session.order.filter((id) => session.counts[id] !== undefined);
   const differences = products.filter((id) => (session.counts[id] ?? 0) !== (expected[id] ?? 0)).length;
-  const db = mirror.db;
-  return db.transaction('rw', [db.stockup, db.stock_history, db._sync_outbox, db._sync_conflicts], async () => {
+  return mirror.transaction(['stockup', 'stock_history'], async (tx) => {
     const common = { id_employee: ctx.idEmployee, id_shop: ctx.idShop, id_warehouse: session.warehouseId, id_cash_register: ctx.idCashRegister };
-    const stockupId = await mirror.save('stockup', {
+    const stockupId = await tx.save('stockup', {
       ...common,
       stock_history_type: COUNT_STOCK_HISTORY_TYPE,
       date_stocked: now,
@@ -59,7 +58,7 @@ export async function bookCount(
       const wanted = expected[productId] ?? 0;
       corrections[productId] = Math.round((counted - wanted) * 1000) / 1000;
       rowIds.push(
-        await mirror.save('stock_history', {
+        await tx.save('stock_history', {
           ...common,
           id_record: productId,
           id_stockup: stockupId,

@@ -1,4 +1,4 @@
-import type { Mirror, StoredRecord } from '../shared/library.js';
+import type { Mirror, StoredRecord } from 'pos-cloud-mirror';
 
 /** A count booked at a warehouse, and whether part of it still waits to reach the server. */
 export interface BookedCountRow {
@@ -6,11 +6,15 @@ export interface BookedCountRow {
   waiting: boolean;
 }
 
-/** Stock-ups whose count is not wholly on the server: the stock-up or one of its rows waits in the outbox. */
+/**
+ * Stock-ups whose count is not wholly on the server: the stock-up or one of its rows is among the
+ * edits the server has not acknowledged (`mirror.pending()`).
+ */
 export async function waitingCounts(mirror: Mirror): Promise<Set<unknown>> {
-  const outbox = await mirror.db._sync_outbox.where('collection').anyOf('stockup', 'stock_history').toArray();
-  const rows = await mirror.db.stock_history.bulkGet(outbox.filter((e) => e.collection === 'stock_history').map((e) => e.id));
-  return new Set<unknown>([...outbox.filter((e) => e.collection === 'stockup').map((e) => e.id), ...rows.map((r) => r?.id_stockup)]);
+  const pending = await mirror.pending();
+  const stockups = pending.filter((e) => e.collection === 'stockup').map((e) => e.id);
+  const rows = await mirror.db.stock_history.bulkGet(pending.filter((e) => e.collection === 'stock_history').map((e) => e.id));
+  return new Set<unknown>([...stockups, ...rows.map((r) => r?.id_stockup)]);
 }
 
 /** The latest counts booked at a warehouse (by anyone), newest first. */

@@ -1,4 +1,4 @@
-import type { StoredRecord } from '../shared/library.js';
+import type { StoredRecord } from 'pos-cloud-mirror';
 
 /**
  * The `unit` code of goods counted in pieces. The spec does not name `unit` codes; 0 is what the

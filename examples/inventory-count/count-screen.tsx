@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useLiveQuery } from '../../src/react/index.js';
-import type { Mirror, StoredRecord } from '../shared/library.js';
+import { useLiveQuery } from 'pos-cloud-mirror/react';
+import type { Mirror, StoredRecord } from 'pos-cloud-mirror';
 import type { GatedClient } from '../shared/token-gate.js';
 import { bookCount } from './book-count.js';
 import { loadBookedCounts, shopOf } from './booked-counts.js';

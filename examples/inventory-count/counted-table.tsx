@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useLiveQuery } from '../../src/react/index.js';
-import type { StoredRecord } from '../shared/library.js';
+import { useLiveQuery } from 'pos-cloud-mirror/react';
+import type { StoredRecord } from 'pos-cloud-mirror';
 import { Badge } from './badge.js';
 import type { CountSession } from './count-session.js';
 import { readCount } from './count-rules.js';

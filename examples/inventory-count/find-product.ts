@@ -1,4 +1,4 @@
-import type { Mirror, StoredRecord } from '../shared/library.js';
+import type { Mirror, StoredRecord } from 'pos-cloud-mirror';
 
 /** How many name matches the scan box offers to pick from. */
 const MAX_MATCHES = 8;

@@ -8,7 +8,7 @@ import './app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { bootMirror } from '../shared/boot.js';
-import { ObservableValue } from '../shared/library.js';
+import { ObservableValue } from 'pos-cloud-mirror';
 import { registerOfflineShell } from '../shared/offline-shell.js';
 import { App, COLLECTIONS } from './app.js';
 

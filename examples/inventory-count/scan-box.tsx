@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { useMirror } from '../../src/react/index.js';
-import type { StoredRecord } from '../shared/library.js';
+import { useMirror } from 'pos-cloud-mirror/react';
+import type { StoredRecord } from 'pos-cloud-mirror';
 import { findProduct } from './find-product.js';
 
 /** What the line under the scan box says. */

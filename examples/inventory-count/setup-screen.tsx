@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLiveQuery } from '../../src/react/index.js';
+import { useLiveQuery } from 'pos-cloud-mirror/react';
 import { loadChoices, type CountSetup } from './setup.js';
 
 /**

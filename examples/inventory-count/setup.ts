@@ -1,4 +1,4 @@
-import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { isLive, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 
 /** The choices made before counting, remembered on this device (no secrets in them). */
 export interface CountSetup {

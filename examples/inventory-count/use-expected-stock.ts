@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Mirror } from '../shared/library.js';
+import type { Mirror } from 'pos-cloud-mirror';
 import type { GatedClient } from '../shared/token-gate.js';
 import { waitingCounts } from './booked-counts.js';
 import { cachedExpected, recordBookedCount, refreshExpected, type ExpectedStock, type UnreportedCount } from './expected-stock.js';

@@ -5,9 +5,9 @@
  * `--base-url` it starts a simulator whose registers keep selling. See `--help` and README.md.
  */
 import { resolve } from 'node:path';
-import { createSimulator } from '../../src/simulator/index.js';
-import { openFileStorage } from '../../src/node/index.js';
-import { COLLECTIONS, createMirror, type Mirror } from '../shared/library.js';
+import { createSimulator } from 'pos-cloud-mirror/simulator';
+import { openFileStorage } from 'pos-cloud-mirror/node';
+import { COLLECTIONS, createMirror, type Mirror } from 'pos-cloud-mirror';
 import { readOptions, USAGE, UsageError, type NodeSyncOptions } from './options.js';
 import { formatOverview, readOverview } from './overview.js';
 import { createProgressBar } from './progress-bar.js';

@@ -1,5 +1,5 @@
 import { money, when } from '../shared/format.js';
-import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { isLive, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 import { ordersToday } from '../shared/sales.js';
 
 /** One register's line of the live overview. */

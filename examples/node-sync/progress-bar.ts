@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../shared/library.js';
+import type { SyncProgress } from 'pos-cloud-mirror';
 
 /**
  * Draws the first sync's progress on a stream (stderr): one self-overwriting line on a

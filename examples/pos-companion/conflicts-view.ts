@@ -1,6 +1,6 @@
 import { h, replace } from '../shared/dom.js';
 import { customerName, dateTime } from '../shared/format.js';
-import type { ConflictRow, Mirror, OutboxEntry, StoredRecord } from '../shared/library.js';
+import type { Conflict, Mirror, StoredRecord } from 'pos-cloud-mirror';
 import { showLive } from '../shared/view-problem.js';
 import { fieldLabel } from './customer-fields.js';
 
@@ -12,7 +12,7 @@ const shown = (field: string) => !HIDDEN.has(field) && !field.startsWith('__');
 
 /** A conflict with what the two sides did to the record. */
 interface ConflictView {
-  row: ConflictRow;
+  row: Conflict;
   /** Fields changed on both sides to different values: the person chooses. */
   conflicting: string[];
   /** Fields only this device changed: they go to the server whatever is chosen for the others. */
@@ -22,21 +22,17 @@ interface ConflictView {
 }
 
 /**
- * Splits a conflict's fields by who changed them. The conflict row holds the base the edit was made
- * on and both versions; which fields this device changed comes from the edit's outbox entry (the
- * local copy may already carry the server's other changes, so comparing it with the base cannot
- * tell "changed here" from "taken from the server").
+ * Splits a conflict's fields by who changed them: `mirror.conflicts()` lists the fields this device
+ * changed (`localChanged`, from the edit itself) and those the server changed since the base
+ * (`serverChanged`); the fields both changed to different values are the row's `fields`.
  */
-function viewOf(row: ConflictRow, entry: OutboxEntry | undefined): ConflictView {
+function viewOf(row: Conflict): ConflictView {
   const local = (row.local ?? {}) as Record<string, unknown>;
   const server = (row.server ?? {}) as Record<string, unknown>;
-  const base = (row.base ?? {}) as Record<string, unknown>;
   const conflicting = row.fields.filter(shown);
-  const changedHere = entry ? entry.changed : Object.keys(local).filter((f) => !same(local[f], base[f]) && same(server[f], base[f]));
-  const mine = changedHere.filter((f) => shown(f) && !row.fields.includes(f) && !same(local[f], server[f]));
-  const keys = new Set([...Object.keys(server), ...Object.keys(base)]);
-  const theirs = row.base === null ? [] : [...keys].filter((f) => shown(f) && !row.fields.includes(f) && !changedHere.includes(f) && !same(server[f], base[f]));
-  return { row, conflicting, mine: mine.sort(), theirs: theirs.sort() };
+  const mine = row.localChanged.filter((f) => shown(f) && !row.fields.includes(f) && !same(local[f], server[f]));
+  const theirs = row.base === null ? [] : row.serverChanged.filter((f) => shown(f) && !row.fields.includes(f) && !row.localChanged.includes(f));
+  return { row, conflicting, mine, theirs };
 }
 
 /**
@@ -50,11 +46,9 @@ function combine(view: ConflictView, keepLocal: ReadonlySet<string>): StoredReco
   return record as StoredRecord;
 }
 
-/** Conflicts, oldest first, each with the outbox entry of the edit that clashed. */
+/** Conflicts, oldest first, each split by who changed what. */
 async function loadConflicts(mirror: Mirror): Promise<ConflictView[]> {
-  const rows = await mirror.db._sync_conflicts.orderBy('at').toArray();
-  const entries = await Promise.all(rows.map((r) => mirror.db._sync_outbox.where('[collection+id]').equals([r.collection, r.id]).first()));
-  return rows.map((row, i) => viewOf(row, entries[i]));
+  return (await mirror.conflicts()).map(viewOf);
 }
 
 /**

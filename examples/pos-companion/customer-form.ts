@@ -1,6 +1,6 @@
 import { h, replace } from '../shared/dom.js';
 import { customerName } from '../shared/format.js';
-import { isValidationError, type Mirror, type StoredRecord } from '../shared/library.js';
+import { isValidationError, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 import { CUSTOMER_FIELDS, type CustomerFieldName as FieldName } from './customer-fields.js';
 
 /** Said by the name and company fields when all three are empty. */

@@ -1,6 +1,6 @@
 import { badge, debounce, h, replace } from '../shared/dom.js';
 import { customerName, quantity } from '../shared/format.js';
-import { isLive, type Mirror, type OutboxEntry, type StoredRecord } from '../shared/library.js';
+import { isLive, type Mirror, type OutboxState, type StoredRecord } from 'pos-cloud-mirror';
 import { showLive } from '../shared/view-problem.js';
 import { customerForm } from './customer-form.js';
 
@@ -9,7 +9,7 @@ const LIST_LIMIT = 40;
 
 /** The customer list as the view shows it. */
 interface CustomerList {
-  rows: { customer: StoredRecord; state: OutboxEntry['state'] | undefined }[];
+  rows: { customer: StoredRecord; state: OutboxState | undefined }[];
   total: number;
 }
 
@@ -19,11 +19,9 @@ interface CustomerList {
  */
 async function loadCustomers(mirror: Mirror, text: string): Promise<CustomerList> {
   const needle = text.trim().toLocaleLowerCase();
-  const [all, outbox] = await Promise.all([
-    mirror.db.customers.toArray(),
-    mirror.db._sync_outbox.where('collection').equals('customers').toArray(),
-  ]);
-  const states = new Map(outbox.map((e) => [e.id, e.state]));
+  const [all, pending] = await Promise.all([mirror.db.customers.toArray(), mirror.pending()]);
+  // Each edit the server has not acknowledged, by record: waiting, refused or in conflict.
+  const states = new Map(pending.filter((e) => e.collection === 'customers').map((e) => [e.id, e.state]));
   const matches = all.filter(
     (c) =>
       isLive(c) &&
@@ -93,7 +91,7 @@ function renderList(el: HTMLElement, result: CustomerList, edit: (c: StoredRecor
   );
 }
 
-function stateBadge(state: OutboxEntry['state'] | undefined): HTMLElement | null {
+function stateBadge(state: OutboxState | undefined): HTMLElement | null {
   if (state === 'pending') return badge('Waiting to send', 'warn', 'customer-state');
   if (state === 'conflict') return badge('Conflict', 'bad', 'customer-state');
   if (state === 'rejected') return badge('Refused by server', 'bad', 'customer-state');

@@ -1,4 +1,4 @@
-import type { Mirror } from '../shared/library.js';
+import type { Mirror } from 'pos-cloud-mirror';
 
 /** How often the syncing tab asks each register for its latest orders (ms). */
 const LATEST_ORDERS_INTERVAL_MS = 3_000;

@@ -16,7 +16,7 @@ import { watchRegistersWhileLeader } from './latest-orders.js';
 import { productsView } from './products-view.js';
 import { salesView } from './sales-view.js';
 import { settingsView } from './settings-view.js';
-import { COLLECTIONS, toIntlLocale, type Mirror } from '../shared/library.js';
+import { COLLECTIONS, toIntlLocale, type Mirror } from 'pos-cloud-mirror';
 
 const USER_AGENT = 'pos-cloud-mirror-example-pos-companion/0.1 (pos-cloud-mirror examples)';
 const VIEWS = { sales: salesView, products: productsView, customers: customersView, conflicts: conflictsView } as const;

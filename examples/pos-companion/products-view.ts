@@ -1,6 +1,6 @@
 import { debounce, h, replace } from '../shared/dom.js';
 import { priceLabel } from '../shared/format.js';
-import type { Mirror, StoredRecord } from '../shared/library.js';
+import type { Mirror, StoredRecord } from 'pos-cloud-mirror';
 import { showLive } from '../shared/view-problem.js';
 
 /** A product found by the lookup, with its price in force now. */

@@ -1,6 +1,6 @@
 import { badge, h, replace } from '../shared/dom.js';
 import { money, paymentLabel, quantity, when } from '../shared/format.js';
-import { isLive, type Mirror, type StoredRecord } from '../shared/library.js';
+import { isLive, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 import { orderTotal, ordersToday } from '../shared/sales.js';
 import { showLive } from '../shared/view-problem.js';
 

@@ -8,7 +8,7 @@ import {
   type ConnectionWithToken,
 } from './connection.js';
 import { replace } from './dom.js';
-import { createMirror, type CollectionName, type Mirror } from './library.js';
+import { createMirror, type CollectionName, type Mirror } from 'pos-cloud-mirror';
 import { createTokenGate, type GatedClient } from './token-gate.js';
 
 /** A started example app: its mirror and the client behind it. */

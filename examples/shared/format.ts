@@ -1,4 +1,4 @@
-import { formatMoney, toIntlLocale } from './library.js';
+import { formatMoney, toIntlLocale } from 'pos-cloud-mirror';
 
 /*
  * Every format here reads its `locale` through `toIntlLocale`: the tag a device reports may be one

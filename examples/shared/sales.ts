@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie';
-import { isLive, type Id, type Mirror, type StoredRecord } from './library.js';
+import { isLive, type Id, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 
 /**
  * Today's sales of a register, read from the mirror: its orders created since the start of the

@@ -1,6 +1,6 @@
 import { ago } from './format.js';
 import { badge, h, replace } from './dom.js';
-import type { Mirror, SyncPhase, SyncProgress, SyncStatus } from './library.js';
+import type { Mirror, SyncPhase, SyncProgress, SyncStatus } from 'pos-cloud-mirror';
 import { describeSyncProblem, type SyncError } from './sync-problem.js';
 
 const PHASES: Record<SyncPhase, { text: string; tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted' }> = {
@@ -61,29 +61,34 @@ function phaseText(phase: SyncPhase, status: SyncStatus, synced: boolean, retryi
 }
 
 /**
- * When the mirrored collections were last all synced: the oldest of their last completed
- * traversals, or undefined while one of them has never completed one (the first sync is still
- * under way). One collection done is not "synced".
+ * When the mirrored collections were last all synced: the oldest of their last complete pulls
+ * (`status.lastPulledAt`), or undefined while one of them has never completed one (the first sync
+ * is still under way). One collection done is not "synced".
  */
-async function lastCompleteSync(mirror: Mirror, collections: readonly string[]): Promise<number | undefined> {
-  const rows = await mirror.db._sync_checkpoints.toArray();
-  const times = new Map(rows.map((r) => [r.collection as string, r.lastSyncAt]));
+function lastCompleteSync(status: SyncStatus, collections: readonly string[]): number | undefined {
   let oldest: number | undefined;
   for (const name of collections) {
-    const t = times.get(name);
-    if (typeof t !== 'number') return undefined;
+    const t = status.lastPulledAt[name as keyof SyncStatus['lastPulledAt']];
+    if (t === undefined) return undefined;
     oldest = oldest === undefined ? t : Math.min(oldest, t);
   }
   return oldest;
+}
+
+/** How long the oldest change not yet on the server has waited, when it is worth saying (a minute or more). */
+function waitedFor(status: SyncStatus, now: number): string | undefined {
+  const since = status.oldestPendingEditAt;
+  return since !== undefined && now - since >= 60_000 ? `oldest ${ago(since, now)}` : undefined;
 }
 
 /**
  * Renders the sync status into `bar` (badges: connection, which tab syncs, phase, waiting
  * changes, refused changes, conflicts, last sync) and the first sync's per-collection progress
  * into `progressPanel`; with `options.problemPanel`, why the last sync failed and what to check,
- * until a sync succeeds. "Last sync" is when every mirrored collection was last synced, read from
- * the database, so every tab shows the syncing tab's runs; it is not shown while a first sync runs
- * (the badge says so). Returns a function that stops rendering.
+ * until a sync succeeds. "Last sync" is when every mirrored collection was last synced
+ * (`status.lastPulledAt`, which every tab reads from the database, so it shows the syncing tab's
+ * runs); it is not shown while a first sync runs (the badge says so). Changes waiting say how
+ * long the oldest has waited (`status.oldestPendingEditAt`). Returns a function that stops rendering.
  */
 export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HTMLElement, options: StatusOptions): () => void {
   let status: SyncStatus = mirror.status.value;
@@ -143,7 +148,7 @@ export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HT
       badge(status.online ? 'Online' : 'Offline', status.online ? 'ok' : 'warn', 'status-online'),
       hasToken && badge(status.leader ? 'This tab syncs' : 'Another tab syncs', status.leader ? 'info' : 'muted', 'status-role'),
       badge(shown.text, shown.tone, 'status-phase'),
-      status.pendingPushes > 0 && badge(`${status.pendingPushes} change${status.pendingPushes === 1 ? '' : 's'} waiting`, 'warn', 'status-pending'),
+      status.pendingPushes > 0 && badge([`${status.pendingPushes} change${status.pendingPushes === 1 ? '' : 's'} waiting`, waitedFor(status, Date.now())].filter(Boolean).join(', '), 'warn', 'status-pending'),
       status.rejected > 0 && badge(`${status.rejected} refused`, 'bad', 'status-rejected'),
       status.conflicts > 0 && conflicts,
       status.quarantined > 0 && badge(`${status.quarantined} bad records set aside`, 'muted', 'status-quarantined'),
@@ -190,13 +195,11 @@ export function renderStatus(mirror: Mirror, bar: HTMLElement, progressPanel: HT
         problem = s.lastError;
       }
       status = s;
+      lastSyncAt = lastCompleteSync(s, options.collections);
       draw();
       drawProgress(mirror.progress.value);
     }),
     mirror.progress.subscribe(drawProgress),
-    mirror
-      .live(() => lastCompleteSync(mirror, options.collections))
-      .subscribe({ next: (t) => { lastSyncAt = t; draw(); }, error: () => undefined }),
   ];
   const ticker = setInterval(draw, 5_000);
   return () => {

@@ -1,6 +1,6 @@
 import { dateTime } from './format.js';
 import { h, replace } from './dom.js';
-import { isValidationError, PosCloudError, type Mirror, type StrandedCopy, type TakeOverReport } from './library.js';
+import { isValidationError, PosCloudError, type Mirror, type StrandedCopy, type TakeOverReport } from 'pos-cloud-mirror';
 
 /** Why a change stays in the other copy, in words. */
 const LEFT_REASONS: Record<TakeOverReport['left'][number]['reason'], string> = {

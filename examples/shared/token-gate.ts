@@ -1,4 +1,4 @@
-import { createClient, PosCloudError, type Client, type SyncClient } from './library.js';
+import { createClient, PosCloudError, type Client, type SyncClient } from 'pos-cloud-mirror';
 
 /** The client an example app hands to `createMirror`: it holds the token once one is known. */
 export type GatedClient = SyncClient & {

@@ -94,7 +94,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   // way, and in the queue a live sales overview would wait behind a first sync of minutes.
   const watch = createLatestOrdersWatch({ db, client, env, onError: (error) => feed.set({ lastError: describeError(error) }) });
   // Copies left by another address with edits in them are looked for at once, reading only.
-  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen, inQueue: (work) => controller.inQueue(work) });
+  const stranded = createStrandedControl({ db, options, env, collections, setStatus: feed.set, assertOpen, inQueue: (work, caller) => controller.inQueue(work, caller) });
   void stranded.find().catch(() => undefined);
   const edits = createEdits({
     db,
@@ -182,7 +182,7 @@ function mirrorFacade(parts: MirrorParts): Mirror {
       return readRecordSyncState(db, collection, toId(id));
     },
     findStranded: () => stranded.find(),
-    takeOverEdits: (dbName) => stranded.takeOver(dbName),
+    takeOverEdits: (dbName, opts) => stranded.takeOver(dbName, opts?.signal),
     watchLatestOrders(idCashRegister, opts) {
       controller.assertOpen('watchLatestOrders');
       return watch.watch(idCashRegister, opts);

@@ -36,8 +36,14 @@ export interface Mirror {
    * `start()` it first waits (briefly) for the election to be decided; in a tab that follows
    * another nothing runs and the report says `ran: false`: the leader syncs for every tab. A run
    * cut short by `stop()`, `close()` or the loss of leadership rejects with an `AbortError`.
+   *
+   * Aborting `signal` ends the call with `signal.reason` (a `DOMException` named `AbortError`
+   * unless the app gave another reason), as the client's calls do: at once while it waits for its
+   * turn, else at the next request, page or batch. What was written by then stays (every page is
+   * written with its cursor in one transaction, so the next run resumes there), and the schedule
+   * goes on: an aborted call is no failure.
    */
-  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
+  syncNow(opts?: { collections?: CollectionName[]; signal?: AbortSignal }): Promise<SyncReport>;
   /**
    * Validates a local edit, stores it and queues it for push, atomically. Returns the record's id.
    * The record is a create (every field the service needs; `id` left out, or given) or a partial
@@ -73,10 +79,17 @@ export interface Mirror {
   readonly progress: ReadonlyObservableValue<SyncProgress>;
   /** Local edits the server has not acknowledged yet (pending, rejected and in conflict). */
   pending(): Promise<PendingEdit[]>;
-  /** Resets checkpoints and rebuilds by a full traversal, without clearing what the user sees. */
-  resync(opts?: { collections?: CollectionName[] }): Promise<void>;
-  /** Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones. */
-  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  /**
+   * Resets checkpoints and rebuilds by a full traversal, without clearing what the user sees.
+   * `signal` ends it as it ends `syncNow`; a collection reset and not swept yet is traversed in
+   * full by the next run.
+   */
+  resync(opts?: { collections?: CollectionName[]; signal?: AbortSignal }): Promise<void>;
+  /**
+   * Runs a reconcile sweep now: repairs records the deltas missed and removes vanished ones.
+   * `signal` ends it as it ends `syncNow` (the pages swept by then stay applied).
+   */
+  reconcile(opts?: { collections?: CollectionName[]; signal?: AbortSignal }): Promise<ReconcileReport[]>;
   /** Puts rejected edits (all, or those of the given record ids) back in line for the next push. Returns how many. */
   retryRejected(ids?: Id[]): Promise<number>;
   /**
@@ -119,8 +132,11 @@ export interface Mirror {
    * written by a newer version of the library too (`StorageError`). An older copy is upgraded.
    * Edits that cannot move safely stay there, listed in the report with why (this mirror has its
    * own edit of the record, for one): open that copy with `dbName` to push them.
+   *
+   * Aborting `signal` ends the call with `signal.reason`, as for `syncNow`; the move stops before
+   * its next step, each of which leaves both copies consistent, and the next call finishes it.
    */
-  takeOverEdits(dbName: string): Promise<TakeOverReport>;
+  takeOverEdits(dbName: string, opts?: { signal?: AbortSignal }): Promise<TakeOverReport>;
   /**
    * Stops everything and closes the database: the schedule, a `syncNow()`, `resync()` or
    * `reconcile()` under way (started or not: they end with an `AbortError`, and `close()` waits

@@ -1,8 +1,8 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
-import { COLLECTIONS } from '../schema/collections.js';
+import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { readUnavailable, type ListName } from '../sync/cycle/index.js';
-import { OUTBOX_TOUCHED, readOrphanedCreates } from '../sync/outbox/index.js';
+import { oldestEditAt, OUTBOX_TOUCHED, readOrphanedCreates } from '../sync/outbox/index.js';
 import { readMovedCreates } from '../sync/push/index.js';
 import { ObservableValue } from './observable-value.js';
 import { initialProgress, initialStatus, type SyncProgress, type SyncStatus } from './status.js';
@@ -30,8 +30,9 @@ export interface StatusFeed {
 }
 
 /**
- * Creates a {@link StatusFeed}. The counts (pending, rejected, conflicts, quarantined) come from
- * the database itself through a live query, so every tab shows the same numbers.
+ * Creates a {@link StatusFeed}. The counts (pending, rejected, conflicts, quarantined, the oldest
+ * edit waiting) and the collections' pull times come from the database itself through live
+ * queries, so every tab shows the same numbers.
  */
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { db } = options;
@@ -44,7 +45,10 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   let pending = 0;
   let outboxTouched: unknown;
   let counts: { unsubscribe(): void } | undefined;
+  let pulls: { unsubscribe(): void } | undefined;
   const followCounts = () => {
+    pulls?.unsubscribe();
+    pulls = followPulls(db, (lastPulledAt) => set({ lastPulledAt }));
     counts?.unsubscribe();
     counts = liveQuery(async () => ({
       pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
@@ -55,6 +59,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
       unavailable: Object.keys(await readUnavailable(db)).sort() as ListName[],
       movedCreates: await readMovedCreates(db),
       orphanedCreates: await readOrphanedCreates(db),
+      oldestPendingEditAt: await oldestEditAt(db),
       touched: (await db._sync_meta.get(OUTBOX_TOUCHED))?.value,
     })).subscribe({
       next: ({ touched, ...c }) => {
@@ -84,6 +89,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     close() {
       db.on('ready').unsubscribe(followCounts);
       counts?.unsubscribe();
+      pulls?.unsubscribe();
       status.complete();
       progress.complete();
     },
@@ -99,4 +105,28 @@ async function quarantinedByCollection(db: MirrorDb): Promise<Partial<Record<Lis
     if (found[i]! > 0) counts[name] = found[i]!;
   });
   return counts;
+}
+
+/**
+ * Follows when each collection was last pulled to the end (the checkpoints' `lastSyncAt`), in a
+ * live query of its own: a traversal saves its cursor with every page it writes, and those saves
+ * must not run the counts again. `publish` is told only when a time changed.
+ */
+function followPulls(db: MirrorDb, publish: (lastPulledAt: Partial<Record<CollectionName, number>>) => void): { unsubscribe(): void } {
+  let last = '';
+  return liveQuery(async () => {
+    const times: Partial<Record<CollectionName, number>> = {};
+    for (const row of await db._sync_checkpoints.toArray()) {
+      if (row.collection !== 'categories' && row.lastSyncAt !== undefined) times[row.collection] = row.lastSyncAt;
+    }
+    return times;
+  }).subscribe({
+    next: (times) => {
+      const key = JSON.stringify(times);
+      if (key === last) return;
+      last = key;
+      publish(times);
+    },
+    error: () => undefined,
+  });
 }

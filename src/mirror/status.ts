@@ -79,6 +79,22 @@ export interface SyncStatus {
    * tab shows them.
    */
   orphanedCreates: OrphanedCreates;
+  /**
+   * When the oldest edit the server has not acknowledged was made (local ms epoch): the first edit
+   * of the longest-waiting entry of `pending()` (waiting, refused or in conflict alike), `undefined`
+   * when every edit is acknowledged. An app shows its age (`Date.now() - oldestPendingEditAt`) and
+   * warns when edits have waited for hours. Read from the outbox by the same live query as the
+   * counts, so every tab shows it and it moves as soon as an entry is acknowledged; the age itself
+   * is the app's to tick.
+   */
+  oldestPendingEditAt: number | undefined;
+  /**
+   * When each collection was last brought up to date (local ms epoch): the end of its latest
+   * complete pull (a delta, a first sync, the pull after a push) or reconcile sweep. A collection
+   * never pulled to the end (or reset by `resync()` and not pulled since) is left out. Read from
+   * the database by a live query, so every tab shows it, and kept across restarts.
+   */
+  lastPulledAt: Partial<Record<CollectionName, number>>;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -102,6 +118,8 @@ export function initialStatus(online: boolean): SyncStatus {
     stranded: undefined,
     movedCreates: [],
     orphanedCreates: { total: 0, latest: [] },
+    oldestPendingEditAt: undefined,
+    lastPulledAt: {},
     lastSyncAt: undefined,
     lastError: undefined,
   };

@@ -27,3 +27,4 @@
  * The mirror (`src/mirror/`) is the facade over them; it imports from the folders' index files.
  */
 export type { SyncClient, PageLike, RejectedLike, TraversalQuery } from './sync-client.js';
+export { joinSignals, untilAborted, type CallerSignal } from './caller-signal.js';

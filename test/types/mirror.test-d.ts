@@ -3,7 +3,25 @@
  * type-checking mode), so a change that breaks inference fails `npm test`.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Conflict, RecordSyncState, Customer, Id, Mirror, Order, OrderDetail, PendingEdit, Product, ReadonlyObservableValue, StoredRecordOf, SyncStatus } from '../../src/index.js';
+import type {
+  CollectionName,
+  Conflict,
+  RecordSyncState,
+  Customer,
+  Id,
+  Mirror,
+  MirrorTransaction,
+  Order,
+  OrderDetail,
+  PendingEdit,
+  Product,
+  ReadonlyObservableValue,
+  ReconcileReport,
+  StoredRecordOf,
+  SyncReport,
+  SyncStatus,
+  TakeOverReport,
+} from '../../src/index.js';
 import { useConflicts, useLiveQuery, usePending, useRecordSyncState, useRemove, useSave } from '../../src/react/index.js';
 
 declare const mirror: Mirror;
@@ -28,6 +46,35 @@ describe('Mirror.save', () => {
 
   it('takes a field the schema does not know when the app names it', () => {
     void mirror.save<'customers', { loyalty_tier: string }>('customers', { id: '1', loyalty_tier: 'gold' });
+  });
+});
+
+describe('Mirror.transaction', () => {
+  it('hands the scope a transaction whose saves are typed as the mirror\'s, and resolves with what the scope returns', () => {
+    const booked = mirror.transaction(['stockup', 'stock_history'], async (tx) => {
+      expectTypeOf(tx).toEqualTypeOf<MirrorTransaction>();
+      expectTypeOf(tx.db.stockup.get('1')).resolves.toEqualTypeOf<StoredRecordOf<'stockup'> | undefined>();
+      const id = await tx.save('stockup', { id: '1', note: 'counted' });
+      // @ts-expect-error: the field is note
+      await tx.save('stockup', { id: '1', notes: 'counted' });
+      return [id];
+    });
+    expectTypeOf(booked).toEqualTypeOf<Promise<Id[]>>();
+    // @ts-expect-error: an unknown collection
+    void mirror.transaction(['stockups'], async () => undefined);
+  });
+});
+
+describe('the calls that take a signal', () => {
+  it('take { signal } beside what they took before, and hand back what they did', () => {
+    const { signal } = new AbortController();
+    expectTypeOf(mirror.syncNow).parameter(0).toEqualTypeOf<{ collections?: CollectionName[]; signal?: AbortSignal } | undefined>();
+    expectTypeOf(mirror.syncNow({ collections: ['customers'], signal })).toEqualTypeOf<Promise<SyncReport>>();
+    expectTypeOf(mirror.resync({ signal })).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(mirror.reconcile({ signal })).toEqualTypeOf<Promise<ReconcileReport[]>>();
+    expectTypeOf(mirror.takeOverEdits('pos-cloud-mirror:old', { signal })).toEqualTypeOf<Promise<TakeOverReport>>();
+    // @ts-expect-error: a signal is an AbortSignal, not its controller
+    void mirror.syncNow({ signal: new AbortController() });
   });
 });
 
@@ -57,6 +104,15 @@ describe('the typed reads', () => {
     expectTypeOf(conflict.localChanged).toEqualTypeOf<string[]>();
     const state = await mirror.syncStateOf('customers', '1');
     if (state.state === 'rejected') expectTypeOf(state.reason).toEqualTypeOf<string>();
+  });
+
+  it('says in the status when the oldest edit waiting was made, and when each collection was last pulled', () => {
+    const status = mirror.status.value;
+    expectTypeOf(status.oldestPendingEditAt).toEqualTypeOf<number | undefined>();
+    expectTypeOf(status.lastPulledAt).toEqualTypeOf<Partial<Record<CollectionName, number>>>();
+    expectTypeOf(status.lastPulledAt.customers).toEqualTypeOf<number | undefined>();
+    // @ts-expect-error: the category tree has no checkpoint of its own
+    void status.lastPulledAt.categories;
   });
 
   it('keeps the status and the progress read-only', () => {

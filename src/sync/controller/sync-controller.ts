@@ -16,6 +16,7 @@ import {
 } from '../cycle/index.js';
 import type { ReconcileReport } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
+import { joinSignals, untilAborted, type CallerSignal } from '../caller-signal.js';
 import { awaitsNetwork, CONNECTIVITY_RECHECK_MS, isScheduled, nextRunIn } from './next-run.js';
 import { createPushSoon, type PushSoon } from './push-soon.js';
 import { healthAfter, initialHealth, type CollectionHealth } from './collection-health.js';
@@ -49,9 +50,10 @@ export interface SyncController {
   stop(): Promise<void>;
   /** Ends the schedule, the election and every run; the status says `closed`. What outlives a stop is the caller's to end. */
   close(): Promise<void>;
-  syncNow(opts?: { collections?: CollectionName[] }): Promise<SyncReport>;
-  resync(opts?: { collections?: CollectionName[] }): Promise<void>;
-  reconcile(opts?: { collections?: CollectionName[] }): Promise<ReconcileReport[]>;
+  /** A run in its turn; the caller's `signal` ends it (see {@link CallerSignal}). */
+  syncNow(opts?: { collections?: CollectionName[] } & CallerSignal): Promise<SyncReport>;
+  resync(opts?: { collections?: CollectionName[] } & CallerSignal): Promise<void>;
+  reconcile(opts?: { collections?: CollectionName[] } & CallerSignal): Promise<ReconcileReport[]>;
   setToken(token: string): void;
   /** The outbox has new pending entries (a local edit, or another tab's): the leader pushes soon. */
   outboxGrew(): void;
@@ -60,7 +62,7 @@ export interface SyncController {
    * edits), in the queue: after the runs queued before it and before those queued after, so that
    * no push reads the outbox while it changes. Not ended by `stop()`: it is no sync.
    */
-  inQueue<T>(work: () => Promise<T>): Promise<T>;
+  inQueue<T>(work: () => Promise<T>, caller?: AbortSignal): Promise<T>;
   /** This instance is started and leads: it pushes what the outbox holds. */
   readonly pushesHere: boolean;
   /** Throws when the mirror is closed, naming the call. */
@@ -175,40 +177,59 @@ class Controller implements SyncController {
     this.#pushSoon.request();
   }
 
-  inQueue<T>(work: () => Promise<T>): Promise<T> {
-    return this.#enqueue(work);
+  inQueue<T>(work: () => Promise<T>, caller?: AbortSignal): Promise<T> {
+    caller?.throwIfAborted();
+    let begun = false;
+    const turn = this.#enqueue(() => {
+      begun = true;
+      return work();
+    });
+    return untilAborted(turn, caller, () => begun);
   }
 
   /** `mirror.syncNow()`: a run in its turn, in the leading tab or a mirror not started. */
-  async syncNow(opts: { collections?: CollectionName[] } = {}): Promise<SyncReport> {
+  async syncNow(opts: { collections?: CollectionName[] } & CallerSignal = {}): Promise<SyncReport> {
     this.assertOpen('syncNow');
+    const { signal: caller } = opts;
+    caller?.throwIfAborted();
     const only = opts.collections;
     if (only !== undefined) checkedCollections(this.#sweepParts(), 'syncNow', only);
     // The term the call was made in: a stop(), close() or step-down before its turn comes ends it,
     // also one that comes while the call waits for the election below.
     const called = this.#term.signal;
     // Right after start() the election may not be decided yet: an undecided tab is no follower.
-    if (isRunning(this.#state)) await this.#electionDecided();
+    if (isRunning(this.#state)) await untilAborted(this.#electionDecided(), caller);
     this.assertOpen('syncNow');
     const follows = () => isRunning(this.#state) && !this.#state.leader;
     if (follows()) return emptySyncReport(false, this.#o.env.now(), []);
     let signal = called;
+    let begun = false;
     try {
-      const report = await this.#enqueue(async () => {
+      const run = this.#enqueue(async () => {
         // Checked when its turn comes: a tab that follows another (or stepped down while waiting) does not run.
         if (follows()) return undefined;
         called.throwIfAborted();
-        signal = this.#term.signal;
-        return this.#runOnce(signal, only);
+        caller?.throwIfAborted();
+        begun = true;
+        const joined = joinSignals(this.#term.signal, caller);
+        signal = joined.signal;
+        try {
+          return await this.#runOnce(signal, only);
+        } finally {
+          joined.release();
+        }
       });
+      const report = await untilAborted(run, caller, () => begun);
       return report ?? emptySyncReport(false, this.#o.env.now(), []);
     } catch (error) {
-      this.#failed(judgeRunFailure(error, signal, this.#failureContext()));
+      // A call its caller aborted is cut short on purpose, and ends with the caller's reason.
+      this.#failed(caller?.aborted ? { event: 'run-cut' } : judgeRunFailure(error, signal, this.#failureContext()));
+      caller?.throwIfAborted();
       throw error;
     }
   }
 
-  async resync(opts: { collections?: CollectionName[] } = {}): Promise<void> {
+  async resync(opts: { collections?: CollectionName[] } & CallerSignal = {}): Promise<void> {
     this.assertOpen('resync');
     const parts = this.#sweepParts();
     const only = checkedCollections(parts, 'resync', opts.collections);
@@ -217,14 +238,14 @@ class Controller implements SyncController {
       await forgetUnavailable(this.#o.db, only);
       for (const collection of only) await this.#cycle.reset(collection);
       await sweepEach(parts, only, signal);
-    });
+    }, opts.signal);
   }
 
-  async reconcile(opts: { collections?: CollectionName[] } = {}): Promise<ReconcileReport[]> {
+  async reconcile(opts: { collections?: CollectionName[] } & CallerSignal = {}): Promise<ReconcileReport[]> {
     this.assertOpen('reconcile');
     const parts = this.#sweepParts();
     const only = checkedCollections(parts, 'reconcile', opts.collections);
-    return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled);
+    return this.#inTurn(async (signal) => (await sweepEach(parts, only, signal)).reconciled, opts.signal);
   }
 
   /** `mirror.setToken()`: the client's new token, a new token generation, and an auth-error pause ended. */
@@ -270,13 +291,32 @@ class Controller implements SyncController {
     return result;
   }
 
-  /** Runs `fn` in its turn, with the term's signal, unless the term it was called in has ended by then. */
-  #inTurn<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in its turn, with the term's signal joined to the caller's, unless the term it was
+   * called in (or the caller) has ended by then; a caller's abort ends it with the caller's reason:
+   * at once while it waits, else once `fn` has stopped.
+   */
+  async #inTurn<T>(fn: (signal: AbortSignal) => Promise<T>, caller: AbortSignal | undefined): Promise<T> {
+    caller?.throwIfAborted();
     const called = this.#term.signal;
-    return this.#enqueue(async () => {
+    let begun = false;
+    const turn = this.#enqueue(async () => {
       called.throwIfAborted();
-      return fn(this.#term.signal);
+      caller?.throwIfAborted();
+      begun = true;
+      const joined = joinSignals(this.#term.signal, caller);
+      try {
+        return await fn(joined.signal);
+      } finally {
+        joined.release();
+      }
     });
+    try {
+      return await untilAborted(turn, caller, () => begun);
+    } catch (error) {
+      caller?.throwIfAborted();
+      throw error;
+    }
   }
 
   /** Aborts what the current term has under way (with a reason that says why) and begins the next. */

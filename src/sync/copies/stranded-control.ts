@@ -23,16 +23,16 @@ export interface StrandedControlOptions {
   setStatus(patch: { stranded: StrandedCopy[] | undefined }): void;
   /** Throws when the mirror is closed, naming the call. */
   assertOpen(what: string): void;
-  /** Runs a take-over in the sync controller's queue, between runs (see `SyncController.inQueue`). */
-  inQueue<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs a take-over in the sync controller's queue, between runs (see `SyncController.inQueue`); `caller` aborts the wait. */
+  inQueue<T>(work: () => Promise<T>, caller?: AbortSignal): Promise<T>;
 }
 
 /** The mirror's view of other copies in its storage: finding those that hold edits, and taking their edits over. */
 export interface StrandedControl {
   /** Looks for copies holding edits (see `findStrandedCopies`) and puts the list on `status.stranded`. */
   find(): Promise<StrandedCopy[] | undefined>;
-  /** Moves the edits of copy `dbName` into this mirror's outbox (see `takeOverEdits`), then looks again. */
-  takeOver(dbName: string): Promise<TakeOverReport>;
+  /** Moves the edits of copy `dbName` into this mirror's outbox (see `takeOverEdits`), then looks again; `signal` ends it between steps. */
+  takeOver(dbName: string, signal?: AbortSignal): Promise<TakeOverReport>;
   /** Closes the copies opened by take-overs (after the controller's queue has drained, before the mirror's storage closes). */
   close(): Promise<void>;
 }
@@ -53,21 +53,26 @@ export function createStrandedControl(o: StrandedControlOptions): StrandedContro
     return copies;
   }
 
-  async function takeOver(dbName: string): Promise<TakeOverReport> {
+  async function takeOver(dbName: string, signal?: AbortSignal): Promise<TakeOverReport> {
     o.assertOpen('takeOverEdits');
+    signal?.throwIfAborted();
     if (typeof dbName !== 'string' || dbName === '' || dbName === o.db.name) {
       const message = dbName === o.db.name ? "is this mirror's own database" : 'must be the name of another copy (a `dbName` of `status.stranded`)';
       throw new ValidationError(`takeOverEdits: the copy ${JSON.stringify(dbName)} ${message}`, { issues: [{ path: ['dbName'], message }] });
     }
     // In the controller's queue: one take-over at a time (each reads what the one before left), and
     // no push reads this outbox while the copy's edits move into it.
-    return o.inQueue(() => takeOverNow(dbName));
+    return o.inQueue(() => takeOverNow(dbName, signal), signal);
   }
 
-  async function takeOverNow(dbName: string): Promise<TakeOverReport> {
+  async function takeOverNow(dbName: string, signal: AbortSignal | undefined): Promise<TakeOverReport> {
+    signal?.throwIfAborted();
     // Everything that can refuse the copy is checked reading it as it is: a copy refused is left untouched.
     await assertTakeable(dbName);
-    const report = await asLeaderOf(dbName, o.env, () => openCopy(dbName), (other) => takeOverEdits({ current: o.db, other, collections: o.collections }));
+    signal?.throwIfAborted();
+    const report = await asLeaderOf(dbName, o.env, () => openCopy(dbName), (other) =>
+      takeOverEdits({ current: o.db, other, collections: o.collections, ...(signal ? { signal } : {}) }),
+    );
     if (report.taken > 0) announceOutboxGrew(o.db, o.env.now());
     await find().catch(() => undefined);
     return report;

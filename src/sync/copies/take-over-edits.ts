@@ -40,6 +40,8 @@ export interface TakeOverContext {
   other: MirrorDb;
   /** The collections this mirror mirrors: an edit of another would never be pushed from here. */
   collections: readonly CollectionName[];
+  /** Ends the move before its next step (each step leaves both copies consistent). */
+  signal?: AbortSignal;
 }
 
 /** One edit of the other copy as read there: its entry (with the snapshot of an unanswered POST), record and conflict row. */
@@ -66,11 +68,14 @@ interface OtherEdit {
  *
  * Cut short after 1, both copies hold the entries, and the note tells: the report of stranded
  * copies counts them apart (`takenOver`), and the next call skips step 1 for them and goes on.
+ * An aborted `signal` cuts it short the same way, before step 1 or before step 2.
  */
 export async function takeOverEdits(ctx: TakeOverContext): Promise<TakeOverReport> {
-  const { current, other } = ctx;
+  const { current, other, signal } = ctx;
   const edits = await readOtherEdits(other);
+  signal?.throwIfAborted();
   const { moved, left } = await takeInto(ctx, edits);
+  signal?.throwIfAborted();
   const noted = await readTaken(current, other.name);
   const { cleared, editedThere } = await clearFromOther(other, noted);
   await inTransaction(current, 'rw', current._sync_meta, async (current) => {

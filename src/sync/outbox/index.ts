@@ -8,7 +8,7 @@
  */
 export { assertCollection, removeLocal, saveLocal, type LocalEditOptions } from './local-edit.js';
 export { foldEdit, type LocalEdit } from './outbox-entry.js';
-export { listOutbox } from './outbox-list.js';
+export { listOutbox, oldestEditAt } from './outbox-list.js';
 export { findUnsentCreates, ORPHANED_CREATES_KEPT, readOrphanedCreates, requeueCreates, type RecordRef } from './orphaned-creates.js';
 export { retryRejected } from './outbox-retry.js';
 export { readSent, sentRecordOf, withSent, withoutSent } from './outbox-sent.js';

@@ -1,7 +1,7 @@
 import type { MirrorDb } from '../../../src/db/mirror-db.js';
 import { createSyncController, type SyncController, type StatusPatch } from '../../../src/sync/controller/index.js';
 import type { LockManagerLike, SyncEnvironment } from '../../../src/sync/coordination/environment.js';
-import { emptyReport, type CycleHooks, type SyncCycle, type SyncReport } from '../../../src/sync/cycle/index.js';
+import { emptySyncReport, type CycleHooks, type SyncCycle, type SyncReport } from '../../../src/sync/cycle/index.js';
 import type { CollectionName } from '../../../src/schema/collections.js';
 import type { ReconcileReport } from '../../../src/sync/pull/index.js';
 
@@ -114,7 +114,7 @@ export function fakeCycle(now: () => number) {
       signal.throwIfAborted();
       hooks.onRunStart(false);
       const report = await behaviour(signal, only);
-      return report ?? { ...emptyReport(true, now(), only ?? []), finishedAt: now() };
+      return report ?? { ...emptySyncReport(true, now(), only ?? []), finishedAt: now() };
     },
     async pushPending(signal) {
       calls.pushPending++;

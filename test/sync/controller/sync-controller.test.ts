@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthError, NetworkError } from '../../../src/errors/index.js';
 import { CONNECTIVITY_RECHECK_MS } from '../../../src/sync/controller/next-run.js';
-import { emptyReport, type SyncReport } from '../../../src/sync/cycle/index.js';
+import { emptySyncReport, type SyncReport } from '../../../src/sync/cycle/index.js';
 import type { PullReport } from '../../../src/sync/pull/index.js';
 import { fakeController, flush, quotaExceeded } from './fake-controller.js';
 
@@ -328,7 +328,7 @@ describe('createSyncController, with a fake cycle', () => {
   describe('the collections health', () => {
     it('is the controller state: a collection failing alone shows in failing until a run pulls it again, without reading the status', async () => {
       const { controller, cycle, feed } = controllerWith({ collections: ['customers', 'products'] });
-      const report = (over: Partial<SyncReport>): SyncReport => ({ ...emptyReport(true, 0, ['customers', 'products']), ...over });
+      const report = (over: Partial<SyncReport>): SyncReport => ({ ...emptySyncReport(true, 0, ['customers', 'products']), ...over });
       const pulled = (collection: 'customers' | 'products', mostlyRefused = false) => ({ collection, received: 10, mostlyRefused }) as unknown as PullReport;
       cycle.runs(() => report({ pulls: [pulled('customers', true)], failed: [{ collection: 'products', error: { name: 'HttpError', message: '500' } }] }));
       await controller.syncNow();
