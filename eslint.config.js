@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
  */
 export default defineConfig(
   // Built files (the library's dist/ and the examples' built apps), test reports, the JSON test corpus.
-  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**'] },
+  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'docs/api/**', 'test/json/corpus/**', 'examples/**/public/**'] },
   js.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],
