@@ -10,17 +10,11 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { typeScriptBlocks, type CodeBlock } from './code-blocks.js';
+import { ENTRY_SOURCES } from './entry-sources.js';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../../..');
 const outDir = join(repo, 'test-output', 'docs-blocks');
 
-/** The package's entries as an app imports them, and the source each one is built from. */
-export const ENTRY_SOURCES: Record<string, string> = {
-  'pos-cloud-mirror': 'src/index.ts',
-  'pos-cloud-mirror/react': 'src/react/index.ts',
-  'pos-cloud-mirror/node': 'src/node/index.ts',
-  'pos-cloud-mirror/simulator': 'src/simulator/index.ts',
-};
 
 /** The Markdown files whose blocks are checked: the README and docs/, the generated reference aside. */
 async function markdownFiles(): Promise<string[]> {

@@ -22,10 +22,11 @@ export function runnableEngines(): EngineName[] {
 
 /**
  * `describe.each(selectedEngines())(title, options, suite)`, with a missing engine's suite
- * skipped and titled with why: `title` names the engine where it says `%s`.
+ * skipped and titled with why: `title` names the engine where it says `%s`. `among` keeps only
+ * those engines (a suite one engine is enough for).
  */
-export function describeEngines(title: string, options: TestOptions, suite: (engine: EngineName) => void): void {
-  for (const engine of selectedEngines()) {
+export function describeEngines(title: string, options: TestOptions, suite: (engine: EngineName) => void, among?: readonly EngineName[]): void {
+  for (const engine of selectedEngines().filter((name) => !among || among.includes(name))) {
     const name = title.replace('%s', engine);
     const skipped = engineSkipped(engine);
     if (skipped) describe.skip(`${name} (skipped: ${skipped})`, options, () => suite(engine));
