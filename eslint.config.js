@@ -11,9 +11,9 @@ import tseslint from 'typescript-eslint';
  * are how test doubles and fixtures are written).
  */
 export default defineConfig(
-  // Built files (the library's dist/ and the examples' built apps), test reports, the JSON test corpus, and the
+  // Built files (the library's dist/ and the examples' built apps, the API reference), test reports, the JSON test corpus, and the
   // consumer check's app (compiled on its own against the packed package: scripts/ci/consumer-check.sh).
-  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'test/json/corpus/**', 'examples/**/public/**', 'scripts/ci/consumer-app/**'] },
+  { ignores: ['**/dist/**', 'test-output/**', 'node_modules/**', 'coverage/**', 'docs/api/**', 'test/json/corpus/**', 'examples/**/public/**', 'scripts/ci/consumer-app/**'] },
   js.configs.recommended,
   {
     files: ['**/*.{ts,tsx}'],

@@ -1,5 +1,5 @@
 /**
- * Chromium from Debian (`/usr/bin/chromium`, `CHROMIUM_PATH` overrides), driven by playwright-core
+ * Chromium from Debian (`chromium` on `PATH`, `CHROMIUM_PATH` overrides), driven by playwright-core
  * over CDP with a fresh profile per launch.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,10 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { matching, signalAll } from './processes.js';
-import { requireBinary } from './require-binary.js';
-
-/** Where the browser is; `CHROMIUM_PATH` overrides. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumProgram, requireProgram } from './programs.js';
 
 /**
  * Flags for a closed network and a root user: no sandbox (root), no GPU, and none of the
@@ -21,10 +18,10 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 
 /** Launches Chromium with a fresh profile. */
 export async function launchChromium(options: LaunchOptions = {}): Promise<EngineBrowser> {
-  requireBinary(CHROMIUM_PATH, 'Chromium', 'chromium');
+  const executablePath = requireProgram(chromiumProgram());
   const profile = await mkdtemp(join(tmpdir(), 'pos-cloud-mirror-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: ARGS,
     locale: options.locale ?? 'en-US',

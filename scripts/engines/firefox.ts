@@ -1,5 +1,5 @@
 /**
- * Firefox ESR from Debian (`/usr/bin/firefox-esr`, `FIREFOX_PATH` overrides), driven by
+ * Firefox ESR from Debian (`firefox-esr` on `PATH`, `FIREFOX_PATH` overrides), driven by
  * puppeteer-core over WebDriver BiDi, headless, with a fresh profile per launch.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,19 +8,16 @@ import { join } from 'node:path';
 import puppeteer, { type KeyInput, type Page } from 'puppeteer-core';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { descendants, signalAll } from './processes.js';
-import { requireBinary } from './require-binary.js';
-
-/** Where the browser is; `FIREFOX_PATH` overrides. */
-export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+import { firefoxProgram, requireProgram } from './programs.js';
 
 /** Launches Firefox with a fresh profile. */
 export async function launchFirefox(options: LaunchOptions = {}): Promise<EngineBrowser> {
-  requireBinary(FIREFOX_PATH, 'Firefox ESR', 'firefox-esr');
+  const executablePath = requireProgram(firefoxProgram());
   const locale = options.locale ?? 'en-US';
   const profile = await mkdtemp(join(tmpdir(), 'pos-cloud-mirror-firefox-'));
   const browser = await puppeteer.launch({
     browser: 'firefox',
-    executablePath: FIREFOX_PATH,
+    executablePath,
     headless: true,
     userDataDir: profile,
     env: { ...process.env, TZ: options.timezone ?? 'Europe/Prague' },

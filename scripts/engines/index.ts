@@ -8,6 +8,7 @@ import { ENGINE_NAMES, type EngineBrowser, type EngineName, type EngineTab, type
 import { launchFirefox } from './firefox.js';
 import { launchWebKit } from './webkit.js';
 
+export { enginePrograms, installCommand, missingEngine, type EngineProgram } from './programs.js';
 export { ENGINE_NAMES, type EngineBrowser, type EngineName, type EngineTab, type LaunchOptions, type PageValue };
 
 /** Launches `engine` with a fresh profile. */
@@ -22,9 +23,13 @@ export function launchEngine(engine: EngineName, options: LaunchOptions = {}): P
   }
 }
 
-/** The engines to run: `ENGINES` (comma-separated names), else all three. An unknown name is an error. */
+/**
+ * The engines to run: `ENGINES` (comma-separated names; `none` for none, as `npm run test:node` says), else
+ * all three. An unknown name is an error.
+ */
 export function selectedEngines(value = process.env.ENGINES): EngineName[] {
   if (!value) return [...ENGINE_NAMES];
+  if (value.trim() === 'none') return [];
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(ENGINE_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`ENGINES: unknown engine ${unknown.join(', ')} (known: ${ENGINE_NAMES.join(', ')})`);

@@ -15,25 +15,23 @@ import { connect, createServer } from 'node:net';
 import { Key, remote } from 'webdriverio';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
 import { descendants, signalAll } from './processes.js';
-import { requireBinary } from './require-binary.js';
+import { miniBrowserProgram, requireProgram, webkitDriverProgram } from './programs.js';
 import { display } from './xvfb.js';
 
-/** WebKitWebDriver; `WEBKIT_DRIVER_PATH` overrides. */
-export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
-/** MiniBrowser; `MINIBROWSER_PATH` overrides. */
-export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+/** MiniBrowser (`MINIBROWSER_PATH` overrides), for what runs it outside WebDriver; its Debian path when it is missing. */
+export const MINIBROWSER_PATH = miniBrowserProgram().path ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 type Session = Awaited<ReturnType<typeof remote>>;
 
 /** Launches MiniBrowser under WebKitWebDriver. */
 export async function launchWebKit(options: LaunchOptions = {}): Promise<EngineBrowser> {
-  requireBinary(WEBKIT_DRIVER_PATH, 'WebKitWebDriver', 'webkit2gtk-driver libwebkit2gtk-4.1-0');
-  requireBinary(MINIBROWSER_PATH, 'MiniBrowser', 'libwebkit2gtk-4.1-0');
+  const driverPath = requireProgram(webkitDriverProgram());
+  const miniBrowserPath = requireProgram(miniBrowserProgram());
   if (options.storageLimit !== undefined) {
     throw new Error('WebKit: MiniBrowser offers no storage limit (its automation session keeps IndexedDB in memory, with no quota a test can reach)');
   }
   const port = await freePort();
-  const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=127.0.0.1'], {
+  const driver = spawn(driverPath, [`--port=${port}`, '--host=127.0.0.1'], {
     env: localeEnv(options.locale ?? 'en-US', await display()),
     stdio: process.env.ENGINE_DEBUG ? 'inherit' : 'ignore',
   });
@@ -47,7 +45,7 @@ export async function launchWebKit(options: LaunchOptions = {}): Promise<EngineB
       connectionRetryCount: 0,
       capabilities: {
         'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', `--time-zone=${options.timezone ?? 'Europe/Prague'}`] },
+        'webkitgtk:browserOptions': { binary: miniBrowserPath, args: ['--automation', `--time-zone=${options.timezone ?? 'Europe/Prague'}`] },
       } as WebdriverIO.Capabilities,
     });
     return webkitBrowser(session, driver, options.viewport ?? { width: 1280, height: 860 });

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { requireBinary } from './require-binary.js';
+import { requireProgram, xvfbProgram } from './programs.js';
 
 let started: Promise<string> | undefined;
 let xvfb: ChildProcess | undefined;
@@ -19,10 +19,10 @@ export function display(): Promise<string> {
 }
 
 function startXvfb(): Promise<string> {
-  requireBinary('/usr/bin/Xvfb', 'Xvfb', 'xvfb');
+  const program = requireProgram(xvfbProgram());
   return new Promise((resolve, reject) => {
     // -displayfd: Xvfb picks a free display and writes its number to fd 3 once it accepts clients.
-    const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
     xvfb = child;
     stopOnSignals();
     const pipe = child.stdio[3] as Readable;

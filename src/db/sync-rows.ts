@@ -105,10 +105,10 @@ export interface OutboxEntry {
   /**
    * What the last push whose outcome is unknown sent for this entry (dropped connection, cut-off
    * answer, a process that died in between): while the POST is in flight, its batch's
-   * {@link InflightRow} holds it; the entry gets it when the outcome turns out unknown (or from a
+   * row in `_sync_inflight` holds it; the entry gets it when the outcome turns out unknown (or from a
    * row a dead process left), and loses it once a server answer acknowledges the entry (a refusal
    * applied nothing, so an earlier snapshot stays). The next push compares it with the server
-   * (see {@link SentSnapshot}). A create that has one may have gone out: it is never moved to a
+   * (see `SentSnapshot`). A create that has one may have gone out: it is never moved to a
    * fresh id (see {@link MovedCreate}).
    */
   sent?: SentSnapshot | undefined;

@@ -1,15 +1,28 @@
 /** Something that receives values: a function or an RxJS-style observer. */
-export type Observer<T> = ((value: T) => void) | { next?: (value: T) => void; error?: (e: unknown) => void; complete?: () => void };
+export type Observer<T> =
+  | ((value: T) => void)
+  | {
+      /** Gets each value, the current one first. */
+      next?: (value: T) => void;
+      /** Part of the RxJS shape; the mirror's values never end in an error. */
+      error?: (e: unknown) => void;
+      /** Told when the value no longer changes (the mirror was closed). */
+      complete?: () => void;
+    };
 
 /** A subscription that can be ended. */
 export interface Subscription {
+  /** Ends the subscription: its observer hears nothing more. */
   unsubscribe(): void;
+  /** True once ended, by `unsubscribe()` or by the value's end. */
   readonly closed: boolean;
 }
 
 /** The minimal observable contract (TC39 / RxJS `from()` / Svelte stores compatible). */
 export interface Observable<T> {
+  /** Starts telling `observer` the values; returns the subscription that ends it. */
   subscribe(observer: Observer<T>): Subscription;
+  /** The observable itself, for interop libraries (`from()` of RxJS). */
   [Symbol.observable](): Observable<T>;
 }
 
@@ -84,6 +97,7 @@ export class ObservableValue<T> implements Observable<T> {
     this.set(update(this.#value));
   }
 
+  /** Tells `observer` the current value at once, then every new one; returns the subscription that ends it. */
   subscribe(observer: Observer<T>): Subscription {
     const target = typeof observer === 'function' ? { next: observer } : observer;
     const entry = { next: target.next?.bind(target), complete: target.complete?.bind(target) };
@@ -115,6 +129,7 @@ export class ObservableValue<T> implements Observable<T> {
     for (const observer of observers) callIsolated(observer.complete);
   }
 
+  /** The observable itself, for interop libraries (`from()` of RxJS). */
   declare [Symbol.observable]: () => Observable<T>;
 }
 

@@ -32,16 +32,20 @@ export interface TraversalQuery {
  * relays may pass anything shaped like it.
  */
 export interface SyncClient {
+  /** Every page of a traversal of `collection`, one after the other. */
   pages(collection: CollectionName, query: TraversalQuery): AsyncIterable<PageLike>;
+  /** One page of a traversal of `collection`. */
   list(collection: CollectionName, query: TraversalQuery): Promise<PageLike>;
   /** The category tree; `rejected` holds the roots the read schema refused. */
   categories(options?: { signal?: AbortSignal }): Promise<unknown[] & { rejected?: RejectedLike[] }>;
   /** The latest orders of a register; `rejected` holds the orders the read schema refused. */
   latestOrders(idCashRegister: Id, query?: { idPayment?: number; signal?: AbortSignal }): Promise<StoredRecord[] & { rejected?: RejectedLike[] }>;
+  /** POSTs one record or a batch of records of `collection`; `readResponse: false` skips reading the answer's body. */
   save(
     collection: CollectionName,
     body: Record<string, unknown> | readonly Record<string, unknown>[],
     options?: { signal?: AbortSignal; readResponse?: boolean },
   ): Promise<unknown>;
+  /** Replaces the API token of the requests that follow. */
   setToken?(token: string): void;
 }

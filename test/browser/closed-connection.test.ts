@@ -4,14 +4,15 @@
  * database deleted (another tab, or the person clearing the site's data). The mirror's tab lets go
  * at once, so the other side is never blocked, and carries on on the database as it is then.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EngineTab } from '../../scripts/engines/index.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageMirrorOptions, PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('a connection closed under the page in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('a connection closed under the page in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

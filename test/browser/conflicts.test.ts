@@ -3,14 +3,14 @@
  * conflicts table (shown by a live query and in `status`), an edit of a field the server left alone
  * merges silently, and each conflict resolved either way reaches the server once, its row gone.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import type { SimRow } from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('conflicts in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('conflicts in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

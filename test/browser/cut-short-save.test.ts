@@ -3,12 +3,12 @@
  * transaction was asked for so far, so a record and its outbox entry asked for one after the other
  * could be kept apart, a record that no push would ever send (issue 39, seen in Firefox).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PageWindow } from './page/harness.js';
 import { freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('a save cut short in %s', { timeout: 90_000 }, (engine) => {
+describeEngines('a save cut short in %s', { timeout: 90_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -4,13 +4,13 @@
  * same absence forced in the engines that have it. (Web Locks are taken away in `tabs.test.ts`,
  * where the lease that replaces them is tested.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('the features %s offers', { timeout: 60_000 }, (engine) => {
+describeEngines('the features %s offers', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -3,16 +3,16 @@
  * bound to it would: the counts it shows grow page by page and end equal to the simulator's.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 const TABLES = [...COLLECTIONS, 'categories'] as const;
 
-describe.each(selectedEngines())('the first sync in %s', { timeout: 120_000 }, (engine) => {
+describeEngines('the first sync in %s', { timeout: 120_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -4,14 +4,14 @@
  * once the service is back: exactly one applied POST per record, however many times the mirror
  * tried while it was cut off and however often it syncs after.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import type { SimRow } from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, pageReady, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('offline edits in %s', { timeout: 90_000 }, (engine) => {
+describeEngines('offline edits in %s', { timeout: 90_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -3,11 +3,11 @@
  * on a shop's poor line), a traversal of thirty pages shows about how many records it has left
  * within its first few pages, not near its end, and says exactly none left at the end.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 /**
  * What the page kept of each progress of the stock history it saw, oldest first; null without an
@@ -21,7 +21,7 @@ interface SeenProgress {
   remaining: number | null;
 }
 
-describe.each(selectedEngines())('the estimate of a first sync in %s', { timeout: 120_000 }, (engine) => {
+describeEngines('the estimate of a first sync in %s', { timeout: 120_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

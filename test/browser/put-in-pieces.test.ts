@@ -3,12 +3,12 @@
  * large page: the page's own tasks run between the pieces, and the transaction neither commits
  * early (a transaction with no pending request commits) nor keeps a part of a failed page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('writes in pieces in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('writes in pieces in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -3,13 +3,14 @@
  * IndexedDB, against what the simulator serves (worked out from its store, see `sim-truth.ts`):
  * with tombstones of every kind the helpers read, which they must hide.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EngineTab } from '../../scripts/engines/index.js';
 import type { PageWindow } from './page/harness.js';
 import * as truth from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('the query helpers in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('the query helpers in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
   let tab: EngineTab;
   const rowsOf = (table: Parameters<Stage['sim']['store']['list']>[0]) => stage.sim.store.list(table) as truth.SimRow[];

@@ -3,18 +3,18 @@
  * traversal under way asks next for the page after its saved cursor (`id_start`), never from the
  * start again, and the mirror ends equal to the server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, pageReady, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 /** The collection the reload interrupts: the tiny tenant's longest, many pages at this page size. */
 const LONG = 'stock_history';
 const PAGE = 20;
 
-describe.each(selectedEngines())('a first sync interrupted by a reload in %s', { timeout: 90_000 }, (engine) => {
+describeEngines('a first sync interrupted by a reload in %s', { timeout: 90_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -4,8 +4,7 @@
  * IndexedDB: the products and the categories get the search words versions 7 and 8 index, the
  * waiting edits are kept and pushed once, and the mirror carries on with a delta sync.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
 import type { OutboxEntry } from '../../src/db/sync-rows.js';
 import { generateId } from '../../src/ids/index.js';
@@ -14,8 +13,9 @@ import { validateWrite } from '../../src/schema/index.js';
 import type { PageWindow } from './page/harness.js';
 import * as truth from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, pageReady, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('an upgrade from the previous schema version in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('an upgrade from the previous schema version in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * What the query helpers should answer, worked out from the simulator's store by the rules the
- * README gives for each helper: the truth the browser's answers are compared with. Written apart
+ * What the query helpers should answer, worked out from the simulator's store by the rules
+ * docs/queries.md gives for each helper: the truth the browser's answers are compared with. Written apart
  * from the library (its own folding, ranking and tree), so a mistake in either shows as a difference.
  */
 import type { Simulator } from '../../src/simulator/index.js';
@@ -53,7 +53,7 @@ const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').to
 const words = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 /**
- * `searchProducts(text)` as the README ranks it: every word typed starts a word of the product's
+ * `searchProducts(text)` as docs/queries.md ranks it: every word typed starts a word of the product's
  * name, alternative name or codes, or of its category's name; the product whose code is the text,
  * then the one whose name is the text, then all words whole, then prefixes; within a rank, names
  * starting with the first word typed first, then by name (the page's collation, `en-US`).

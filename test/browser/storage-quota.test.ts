@@ -10,13 +10,14 @@
  * launch). WebKitGTK's MiniBrowser offers none (see `page/features.js`): there it is laid on
  * IndexedDB in the page, failing the write that goes over it as WebKit fails one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineName, type EngineTab } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EngineName, type EngineTab } from '../../scripts/engines/index.js';
 import type { CheckpointRow } from '../../src/db/sync-rows.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type PageFlags, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 /**
  * The origin's storage limit (bytes), and how much text the app's other data takes, so that less
@@ -29,7 +30,7 @@ const OTHER_DATA: Record<EngineName, number> = { chromium: 2_700_000, firefox: 2
 /** Tables also written by their parent's pages (hydrations): only checked to hold server records. */
 const CHILDREN = new Set(['product_price_matrix', 'order_details']);
 
-describe.each(selectedEngines())('a full storage in %s', { timeout: 60_000 }, (engine: EngineName) => {
+describeEngines('a full storage in %s', { timeout: 60_000 }, (engine: EngineName) => {
   let stage: Stage;
   const flags: PageFlags = engine === 'webkit' ? { quota: LIMIT[engine] } : {};
 

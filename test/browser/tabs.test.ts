@@ -7,19 +7,20 @@
  * Run twice in every engine: with Web Locks, and with the lease in the database that the library
  * falls back to where a browser has no Web Locks (`navigator.locks` taken away before it loads).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EngineTab } from '../../scripts/engines/index.js';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageMirrorOptions, PageWindow } from './page/harness.js';
 import type { SimRow } from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 const WAYS = [
   { way: 'Web Locks', flags: {} },
   { way: 'the lease fallback', flags: { 'no-locks': true } },
 ] as const;
 
-describe.each(selectedEngines())('two tabs in %s', { timeout: 90_000 }, (engine) => {
+describeEngines('two tabs in %s', { timeout: 90_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

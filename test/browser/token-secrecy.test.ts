@@ -4,13 +4,13 @@
  * database of the origin, and nothing in localStorage or sessionStorage, holds either token; nor
  * does the error the status shows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines } from '../../scripts/engines/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SLOW, waitUntil } from '../e2e/dom.js';
 import type { PageWindow } from './page/harness.js';
 import { expectNoPageErrors, freshTenant, startStage, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('the token in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('the token in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
 
   beforeAll(async () => {

@@ -6,13 +6,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppServer, type AppServer } from '../../scripts/app-server.js';
-import { launchEngine, selectedEngines, type EngineBrowser } from '../../scripts/engines/index.js';
+import { launchEngine, type EngineBrowser } from '../../scripts/engines/index.js';
 import type { PageError } from '../../scripts/engines/page-errors.js';
 import { waitUntil } from './dom.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
-describe.each(selectedEngines())('the browser layer in %s', { timeout: 60_000 }, (engine) => {
+describeEngines('the browser layer in %s', { timeout: 60_000 }, (engine) => {
   let browser: EngineBrowser;
   let server: AppServer;
   let root: string;

@@ -6,21 +6,22 @@
  * pushed exactly once when the network is back; a record the screen cannot show says so in its
  * place while the rest of the screen keeps counting.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { type EngineTab } from '../../scripts/engines/index.js';
 import { createClient } from '../../src/client/index.js';
 import { attribute, count, inputValue, SLOW, text, texts, waitForSelector, waitUntil } from './dom.js';
 import { openApp, serviceBack, serviceGone } from './app-on-stage.js';
 import type { PageErrorWatch } from './page-error-watch.js';
 import { postsOf } from './sim-facts.js';
 import { screenshot, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
 /** The app books counted − expected rounded to 3 decimals (the report's precision). */
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-describe.each(selectedEngines())('Stock count in %s', { timeout: 120_000 }, (engine) => {
+describeEngines('Stock count in %s', { timeout: 120_000 }, (engine) => {
   let stage: Stage;
   let tab: EngineTab;
   let watch: PageErrorWatch;

@@ -8,14 +8,15 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { money } from '../../examples/shared/format.js';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import type { EngineTab } from '../../scripts/engines/index.js';
+import { runnableEngines } from '../engines/describe-engines.js';
 import { attribute, count, SLOW, text, waitForSelector, waitUntil } from './dom.js';
 import { openApp } from './app-on-stage.js';
 import type { PageErrorWatch } from './page-error-watch.js';
 import { latestOrderOf, registersOf } from './sim-facts.js';
 import { screenshot, type Stage } from './stage.js';
 
-describe.runIf(selectedEngines().includes('webkit'))('Shop companion in WebKit under the C locale', { timeout: 120_000 }, () => {
+describe.runIf(runnableEngines().includes('webkit'))('Shop companion in WebKit under the C locale', { timeout: 120_000 }, () => {
   let stage: Stage;
   let tab: EngineTab;
   let watch: PageErrorWatch;

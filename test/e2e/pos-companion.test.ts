@@ -12,19 +12,20 @@
  * page still believes it is online (`navigator.onLine`), as on a shop's Wi-Fi whose line is down,
  * and the app learns of the lost service from its failed requests.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { money, priceLabel } from '../../examples/shared/format.js';
 import { createAppServer } from '../../scripts/app-server.js';
-import { selectedEngines, type EngineTab } from '../../scripts/engines/index.js';
+import { type EngineTab } from '../../scripts/engines/index.js';
 import { attribute, count, inputValue, SLOW, text, visible, waitForSelector, waitUntil } from './dom.js';
 import { openApp, serviceBack, serviceGone } from './app-on-stage.js';
 import type { PageErrorWatch } from './page-error-watch.js';
 import { latestOrderOf, livePriceRow, postsOf, registersOf } from './sim-facts.js';
 import { screenshot, type Stage } from './stage.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 const LOCALE = 'en-US';
 
-describe.each(selectedEngines())('Shop companion in %s', { timeout: 120_000 }, (engine) => {
+describeEngines('Shop companion in %s', { timeout: 120_000 }, (engine) => {
   let stage: Stage;
   let tab: EngineTab;
   let watch: PageErrorWatch;

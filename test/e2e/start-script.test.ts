@@ -10,11 +10,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchEngine, selectedEngines, type EngineBrowser } from '../../scripts/engines/index.js';
+import { launchEngine, type EngineBrowser } from '../../scripts/engines/index.js';
 import { npmCommand, readStartOptions } from '../../scripts/start-options.js';
 import { createSimulator } from '../../src/simulator/index.js';
 import { count, text, waitForSelector, waitUntil } from './dom.js';
 import { registersOf } from './sim-facts.js';
+import { describeEngines } from '../engines/describe-engines.js';
 
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/start.ts');
 
@@ -80,7 +81,7 @@ describe('npm start against a service of your own', { timeout: 120_000 }, () => 
       expect(config).toEqual({ baseUrl: sim.baseUrl });
     });
 
-    describe.each(selectedEngines())('in %s', (engine) => {
+    describeEngines('in %s', {}, (engine) => {
       let browser: EngineBrowser;
 
       beforeAll(async () => {

@@ -8,11 +8,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendants } from '../../scripts/engines/processes.js';
+import { xvfbProgram } from '../../scripts/engines/programs.js';
+import { ENGINES_REQUIRED } from '../engines/describe-engines.js';
 import { waitUntil } from './dom.js';
 
 const XVFB = resolve(import.meta.dirname, '../../scripts/engines/xvfb.ts');
 
-describe('the virtual display', () => {
+describe.skipIf(!ENGINES_REQUIRED && xvfbProgram().path === undefined)('the virtual display', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`is stopped with its process when the process is ended by ${signal}`, async () => {
       const env = { ...process.env };

@@ -1,7 +1,7 @@
 /**
  * The one owner of the sync's state (`sync-controller.ts`): one state combining the lifecycle,
  * the leadership, the pause, the last run and the failures in a row, and connectivity, moved by
- * one table (`sync-state.ts`, the README's "Lifecycle"); `status.phase` derived from it; one
+ * one table (`sync-state.ts`, docs/status.md, "Lifecycle"); `status.phase` derived from it; one
  * queue of runs and one abort (the term). The schedule's timer is set from that state
  * (`next-run.ts`), the election tells it lead and follow (`coordination/`); it drives the push after an edit
  * (`push-soon.ts`) and the cycle (`cycle/`); the sweeps the app asks for (`sweeps.ts`), the

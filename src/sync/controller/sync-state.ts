@@ -27,7 +27,7 @@ export type SyncPhase =
   | 'closed';
 
 /**
- * The sync's one state, as the README's "Lifecycle" table shows it: where the mirror is in its
+ * The sync's one state, as the "Lifecycle" tables of docs/status.md show it: where the mirror is in its
  * life, whether this instance leads, why sync waits for the app, what the last run left behind
  * and how many runs failed in a row, and connectivity. The schedule, the election and the
  * connectivity events keep no copy of it: they report events, and the schedule's timer is set
@@ -114,7 +114,7 @@ const LIFECYCLE_EVENTS: ReadonlySet<SyncEvent> = new Set<LifecycleEvent>(['start
 const isLifecycleEvent = (event: SyncEvent): event is LifecycleEvent => LIFECYCLE_EVENTS.has(event);
 
 /**
- * What each event does beside the lifecycle (the README's second table). A pause and a failure
+ * What each event does beside the lifecycle (the second table of docs/status.md). A pause and a failure
  * are cleared by whatever makes a run worth trying again: the election's outcome only in
  * `running`, since outside it no schedule follows. The lead is what the election says, whatever
  * the lifecycle: a campaign can still be won while a stop winds down, before the election ends.

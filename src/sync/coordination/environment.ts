@@ -12,8 +12,11 @@ export interface LockManagerLike {
  * time, connectivity, visibility and locks (STYLE.md: no hard-wired globals).
  */
 export interface SyncEnvironment {
+  /** The wall clock, in ms since the epoch (`Date.now`). */
   now(): number;
+  /** Calls `fn` once after `ms` (`setTimeout`); returns a handle for {@link SyncEnvironment.clearTimeout}. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a timer that {@link SyncEnvironment.setTimeout} started. */
   clearTimeout(handle: unknown): void;
   /** False only when the runtime knows it is offline (`navigator.onLine === false`). */
   isOnline(): boolean;

@@ -4,10 +4,10 @@ import type { Id } from '../../ids/id.js';
  * What a collection's traversal is estimated to have left. The service gives no count, so the
  * estimate comes from the id range still ahead: a traversal walks ids upwards, from where it
  * stands to the server's newest id, and that range is cut into windows whose records are counted
- * by a probe each (a small page from the window's start, see {@link windowCount}). Ids start with
+ * by a probe each (a small page from the window's start, see `windowCount`). Ids start with
  * their creation time and shops grow, so records crowd towards the newest ids: the windows whose
  * count is a guess from a density are split where most records are guessed to be, and probed
- * again, as long as the traversal's size is worth the requests (see {@link splitLargest}).
+ * again, as long as the traversal's size is worth the requests (see `splitLargest`).
  */
 export interface ProgressEstimate {
   /** Records the traversal is estimated to have left (0 once it is done). */

@@ -6,10 +6,10 @@ import { initialState, isClosed, isRunning, isStoppedByApp, nextState, phaseOf, 
 const STATES: LifecycleState[] = ['new', 'running', 'stopping', 'restarting', 'stopped', 'closing', 'closed'];
 const EVENTS: LifecycleEvent[] = ['start', 'stop', 'stopped', 'close', 'closed'];
 
-/** The README's "Lifecycle" section, line by line: the tables the tests read. */
+/** The "Lifecycle" section of docs/status.md, line by line: the tables the tests read. */
 function lifecycleSection(): string[] {
-  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-  return readme.slice(readme.indexOf('### Lifecycle')).split('\n');
+  const guide = readFileSync(fileURLToPath(new URL('../../../docs/status.md', import.meta.url)), 'utf8');
+  return guide.slice(guide.indexOf('## Lifecycle')).split('\n');
 }
 
 /** The rows of the section's table whose header line begins with `header`, each row's cells trimmed. */
@@ -36,7 +36,7 @@ function everyState(): SyncState[] {
   return states;
 }
 
-/** The README's lifecycle rules, one line each: state, event, the state it leads to. */
+/** The guide's lifecycle rules, one line each: state, event, the state it leads to. */
 const RULES: [LifecycleState, LifecycleEvent, LifecycleState][] = [
   ['new', 'start', 'running'],
   ['new', 'close', 'closing'],
@@ -96,7 +96,7 @@ describe('the mirror lifecycle', () => {
   });
 });
 
-describe("the README's lifecycle table", () => {
+describe("the guide's lifecycle table", () => {
   it('is the code\'s table: every cell names the state the event leads to, or "—" for none', () => {
     const lines = lifecycleSection();
     const header = lines.findIndex((line) => line.startsWith('| lifecycle |'));
@@ -111,13 +111,13 @@ describe("the README's lifecycle table", () => {
         const cell = cells[i]!;
         // `start` is refused before the table once closing or closed (`close()` is for good).
         const expected = cell === '—' || cell === 'refused' ? state : /^`([a-z]+)`$/.exec(cell)?.[1];
-        expect(nextState(state, event), `${state} + ${event}: the README says ${cell}`).toBe(expected);
+        expect(nextState(state, event), `${state} + ${event}: the guide says ${cell}`).toBe(expected);
       });
     }
   });
 });
 
-describe("the README's phase table", () => {
+describe("the guide's phase table", () => {
   /** When each row of the table holds, in the table's words. */
   const WHEN: Record<string, (s: SyncState) => boolean> = {
     closed: (s) => s.lifecycle === 'closed',
@@ -130,7 +130,7 @@ describe("the README's phase table", () => {
     idle: () => true,
   };
 
-  it('is phaseOf: in every state, the phase is the first row that holds, in the order the README gives', () => {
+  it('is phaseOf: in every state, the phase is the first row that holds, in the order the guide gives', () => {
     const rows = tableRows('| phase | when |').map(([phases]) => [...phases!.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).join(','));
     expect(rows).toEqual(Object.keys(WHEN));
     const states = everyState();
@@ -144,7 +144,7 @@ describe("the README's phase table", () => {
   });
 });
 
-describe("the README's event-effects table", () => {
+describe("the guide's event-effects table", () => {
   /** Every `SyncEvent` once: the compiler refuses a list that misses one or names one that is not. */
   const SYNC_EVENTS = Object.keys({
     start: 0,
@@ -172,7 +172,7 @@ describe("the README's event-effects table", () => {
   const running = (s: SyncState) => s.lifecycle === 'running';
 
   /**
-   * What each row says `event` does to a state `s`, keyed by the row's cells in the README's words
+   * What each row says `event` does to a state `s`, keyed by the row's cells in the guide's words
    * (event | leads | pause | last run). A cell naming two effects ("yes, no") gives them in the
    * order of the row's events.
    */
@@ -226,11 +226,11 @@ describe("the README's event-effects table", () => {
     const states = everyState();
     for (const event of SYNC_EVENTS) {
       const row = rows.find(({ events }) => events.includes(event))?.row;
-      expect(row, `the README's row for ${event}`).toBeDefined();
+      expect(row, `the guide's row for ${event}`).toBeDefined();
       const says = ROWS[row!];
-      expect(says, `the test's reading of the README's row ${row}`).toBeDefined();
+      expect(says, `the test's reading of the guide's row ${row}`).toBeDefined();
       for (const state of states) {
-        expect(unchanged(transition(state, event)), `${described(state)} + ${event}: the README says ${row}`).toEqual(says!(state, event));
+        expect(unchanged(transition(state, event)), `${described(state)} + ${event}: the guide says ${row}`).toEqual(says!(state, event));
       }
     }
     expect(states).toHaveLength(336);
