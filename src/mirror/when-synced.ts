@@ -8,11 +8,7 @@ import type { SyncStatus } from './status.js';
  * `signal` aborts, and with a `PosCloudError` when the status ends (the mirror closed) first.
  */
 export async function whenGroupSynced(status: ReadonlyObservableValue<SyncStatus>, group: string, signal?: AbortSignal): Promise<void> {
-  if (!Object.hasOwn(status.value.groups, group)) {
-    const known = Object.keys(status.value.groups).join(', ');
-    const message = `unknown sync group ${JSON.stringify(group)}; known: ${known}`;
-    throw new ValidationError(`whenSynced: ${message}`, { issues: [{ path: ['group'], message }] });
-  }
+  if (!Object.hasOwn(status.value.groups, group)) throw unknownSyncGroup('whenSynced', status.value, group);
   signal?.throwIfAborted();
   await new Promise<void>((resolve, reject) => {
     const wait: { settled: boolean; subscription?: Subscription } = { settled: false };
@@ -35,4 +31,10 @@ export async function whenGroupSynced(status: ReadonlyObservableValue<SyncStatus
     // The current value is told during subscribe, before the subscription is returned: one that settled it ends here.
     if (wait.settled) wait.subscription.unsubscribe();
   });
+}
+
+/** The `ValidationError` of `what` (a method, a hook) asked for a group `status` does not name, naming those it does. */
+export function unknownSyncGroup(what: string, status: SyncStatus, group: string): ValidationError {
+  const message = `unknown sync group ${JSON.stringify(group)}; known: ${Object.keys(status.groups).join(', ')}`;
+  return new ValidationError(`${what}: ${message}`, { issues: [{ path: ['group'], message }] });
 }
