@@ -2,11 +2,11 @@ import type { MovedCreate, OrphanedCreates } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { SyncPhase } from '../sync/controller/index.js';
 import type { StrandedCopy } from '../sync/copies/index.js';
+import { initialProgress, type CollectionSyncProgress, type SyncGroupStatus, type SyncProgress } from '../sync/cycle/index.js';
 
 export type { SyncPhase };
 // The progress is the sync engine's (it is made where the pulls run); the mirror publishes it.
-export { initialProgress, type CollectionSyncProgress, type SyncProgress } from '../sync/cycle/index.js';
-import type { SyncGroupStatus } from '../sync/cycle/sync-groups.js';
+export { initialProgress, type CollectionSyncProgress, type SyncProgress };
 
 /**
  * The mirror's sync status, as `mirror.status` publishes it. `G` is the names of the mirror's
