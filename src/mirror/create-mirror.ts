@@ -3,7 +3,7 @@ import { announceOutboxGrew, assertCollection, listOutbox } from '../sync/outbox
 import type { CollectionName } from '../schema/collections.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, leaderLockName, type SyncEnvironment } from '../sync/coordination/index.js';
-import { createConfiguredCycle, createProgressTracker, describeError } from '../sync/cycle/index.js';
+import { createConfiguredCycle, createProgressTracker, describeError, orderByGroups, type DefaultSyncGroupName } from '../sync/cycle/index.js';
 import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { createClient } from '../client/index.js';
@@ -20,6 +20,7 @@ import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
 import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { whenGroupSynced } from './when-synced.js';
 import { createStrandedControl, type StrandedControl } from '../sync/copies/index.js';
 
 export type { Mirror };
@@ -32,7 +33,7 @@ export type { Mirror };
  * sync's state: start, stop, leadership, pauses, and every run through its one queue), the status
  * feed, the edits, the stranded copies, and the latest-orders pollers.
  */
-export function createMirror(options: MirrorOptions): Mirror {
+export function createMirror<const G extends string = DefaultSyncGroupName>(options: MirrorOptions<G>): Mirror<G> {
   return mirrorFacade(assembleMirror(resolveMirrorOptions(options)));
 }
 
@@ -54,10 +55,11 @@ interface MirrorParts {
 function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const env: SyncEnvironment = { ...defaultEnvironment(), ...options.environment };
   const client = clientFor(options);
-  const collections = mirroredCollections(options.collections);
+  // Every run pulls in the order of the sync groups (the push keeps its own order, parents first).
+  const collections = orderByGroups(options.syncGroups, mirroredCollections(options.collections));
   const name = options.dbName;
   const db = mirrorDatabase(name, options);
-  const feed = createStatusFeed({ db, online: env.isOnline() });
+  const feed = createStatusFeed({ db, online: env.isOnline(), collections, groups: options.syncGroups });
   // Pulls report their progress to the feed, with estimates of what is left added; the progress
   // ends with the feed (the mirror closed), and a question still out is cancelled.
   const progress = createProgressTracker({ db, client, progress: feed.progress });
@@ -180,6 +182,10 @@ function mirrorFacade(parts: MirrorParts): Mirror {
       controller.assertOpen('syncStateOf');
       assertCollection(collection, 'syncStateOf');
       return readRecordSyncState(db, collection, toId(id));
+    },
+    async whenSynced(group, opts) {
+      controller.assertOpen('whenSynced');
+      await whenGroupSynced(feed.status, group, opts?.signal);
     },
     findStranded: () => stranded.find(),
     takeOverEdits: (dbName, opts) => stranded.takeOver(dbName, opts?.signal),

@@ -11,8 +11,11 @@ import type { Conflict, MirrorDatabase, PendingEdit } from './typed-rows.js';
 import type { MirrorTransaction } from './mirror-transaction.js';
 import type { RecordSyncState } from './record-sync-state.js';
 
-/** The facade an app holds: an offline copy of the service that syncs itself. */
-export interface Mirror {
+/**
+ * The facade an app holds: an offline copy of the service that syncs itself. `G` is the names of
+ * its sync groups (see the option `syncGroups`; by default `'reference' | 'catalogue' | 'history'`).
+ */
+export interface Mirror<G extends string = string> {
   /**
    * The Dexie database: `db.<collection>` for every collection (a `Table` of that collection's
    * records: `db.customers.get(id)` is a `Customer`), `db.categories`, and the sync tables.
@@ -73,8 +76,8 @@ export interface Mirror {
   remove(collection: CollectionName, id: Id): Promise<void>;
   /** A Dexie live query: re-runs when the data it read changes, works offline. */
   live<T>(query: () => T | Promise<T>): Observable<T>;
-  /** Phase, online, leader, pending pushes, conflicts, last sync, last error. */
-  readonly status: ReadonlyObservableValue<SyncStatus>;
+  /** Phase, online, leader, pending pushes, conflicts, sync groups complete, last sync, last error. */
+  readonly status: ReadonlyObservableValue<SyncStatus<G>>;
   /** Per collection: records so far, pages, done. */
   readonly progress: ReadonlyObservableValue<SyncProgress>;
   /** Local edits the server has not acknowledged yet (pending, rejected and in conflict). */
@@ -100,6 +103,17 @@ export interface Mirror {
   syncStateOf(collection: CollectionName, id: Id): Promise<RecordSyncState>;
   /** Unresolved conflicts. */
   conflicts(): Promise<Conflict[]>;
+  /**
+   * Resolves once the first sync of the sync group `group` is complete (`status.groups[group]`,
+   * see the option `syncGroups`): at once when it already is, in this tab or after a restart,
+   * whichever tab synced it. An app shows a screen as soon as its data is in, while the rest of
+   * the first sync streams on: `await mirror.whenSynced('reference')`. It only waits: the sync
+   * itself runs after `start()` or `syncNow()`.
+   *
+   * Rejects with a `ValidationError` for a group the mirror does not have, with `signal.reason`
+   * when `signal` aborts, and with a `PosCloudError` when the mirror is closed (or closes first).
+   */
+  whenSynced(group: G, opts?: { signal?: AbortSignal }): Promise<void>;
   /** Resolves a conflict (`key` = `${collection}:${id}`) and pushes the outcome. */
   resolveConflict(key: string, choice: 'local' | 'server' | object): Promise<void>;
   /** Applies records that arrived by other means (webhooks, a relay) through the pull's rules. */

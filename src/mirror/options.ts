@@ -12,9 +12,14 @@ import { LATEST_ORDERS_INTERVAL_MS } from '../sync/latest-orders/index.js';
 import { PULL_DEFAULTS } from '../sync/pull/index.js';
 import { BATCH_DEFAULTS, batchOption, conflictOption, DEFAULT_CONFLICT, type BatchLimits, type ConflictOption } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
+import { DEFAULT_SYNC_GROUPS, type SyncGroup } from '../sync/cycle/index.js';
+import { syncGroupsCoverage, syncGroupsOption } from './sync-groups-option.js';
 
-/** Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. */
-export interface MirrorOptions {
+/**
+ * Options of `createMirror`. Every default is in {@link MIRROR_DEFAULTS}. `G` is the names of the
+ * groups of `syncGroups`, which `whenSynced` and `status.groups` know.
+ */
+export interface MirrorOptions<G extends string = string> {
   /** A client made with `createClient`; or give `baseUrl`, `token` and `userAgent`. With a client, give `baseUrl` or `dbName` too. */
   client?: SyncClient;
   baseUrl?: string;
@@ -42,6 +47,15 @@ export interface MirrorOptions {
    * way throw a `ValidationError`.
    */
   collections?: CollectionName[];
+  /**
+   * The order of a first sync: groups of collections, pulled one group after the other, each
+   * group's collections in the order given. `status.groups` says when each group's first sync is
+   * complete, and `whenSynced(name)` waits for it. Every collection the mirror keeps (see
+   * `collections`) belongs to exactly one group, else a `ValidationError` names it; a group may
+   * name collections the mirror does not keep (they are skipped). Pushes keep their own order,
+   * parents first, whatever this says. @default DEFAULT_SYNC_GROUPS: reference, catalogue, history
+   */
+  syncGroups?: readonly SyncGroup<G>[];
   /** Also mirror the category tree. @default true */
   categories?: boolean;
   /** Delay between delta syncs (ms). @default 30_000 */
@@ -95,6 +109,7 @@ export const MIRROR_DEFAULTS = {
   reconcileIntervalMs: 86_400_000,
   conflict: DEFAULT_CONFLICT,
   categories: true,
+  syncGroups: DEFAULT_SYNC_GROUPS,
   batch: BATCH_DEFAULTS,
   leaderLeaseMs: DEFAULT_LEASE_MS,
   /** Delay between two polls of `watchLatestOrders` (ms). */
@@ -106,7 +121,7 @@ export const MIRROR_DEFAULTS = {
  * given, with every default of {@link MIRROR_DEFAULTS} filled in and the database named.
  */
 export type ResolvedMirrorOptions = MirrorOptions &
-  Required<Pick<MirrorOptions, 'dbName' | 'collections' | 'categories' | 'pollIntervalMs' | 'conflict' | 'pageLimit' | 'pagesPerTransaction' | 'skewMarginMs' | 'reconcileIntervalMs' | 'leaderLeaseMs'>> & {
+  Required<Pick<MirrorOptions, 'syncGroups' | 'dbName' | 'collections' | 'categories' | 'pollIntervalMs' | 'conflict' | 'pageLimit' | 'pagesPerTransaction' | 'skewMarginMs' | 'reconcileIntervalMs' | 'leaderLeaseMs'>> & {
     batch: BatchLimits;
   };
 
@@ -141,6 +156,7 @@ const mirrorOptionShape = {
       error: 'must be an array of collection names',
     })
     .default(() => [...COLLECTIONS]),
+  syncGroups: syncGroupsOption,
   categories: z.boolean({ error: 'must be true or false' }).default(MIRROR_DEFAULTS.categories),
   // A delay that ends up in a timer: 0 is allowed where it means "at once".
   pollIntervalMs: delayMs.default(MIRROR_DEFAULTS.pollIntervalMs),
@@ -190,6 +206,7 @@ function mirrorOptionRules(given: Readonly<Record<string, unknown>>): Validation
   } else {
     for (const key of ['baseUrl', 'token', 'userAgent'] as const) if (!given[key]) bad(key, 'required when no client is given');
   }
+  issues.push(...syncGroupsCoverage(given));
   if (given.storage !== undefined && (given.indexedDB !== undefined || given.IDBKeyRange !== undefined)) bad('storage', 'give either storage or indexedDB/IDBKeyRange, not both');
   return issues;
 }
@@ -214,6 +231,7 @@ export function resolveMirrorOptions(options: MirrorOptions): ResolvedMirrorOpti
     // With no baseUrl, the rules above made dbName required.
     dbName: value.dbName ?? defaultDbName(value.baseUrl ?? '', value.tenant),
     collections: value.collections,
+    syncGroups: value.syncGroups,
     categories: value.categories,
     pollIntervalMs: value.pollIntervalMs,
     conflict: value.conflict,

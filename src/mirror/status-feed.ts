@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
-import { readUnavailable, type ListName } from '../sync/cycle/index.js';
+import { groupStatuses, readUnavailable, type ListName, type SyncGroup } from '../sync/cycle/index.js';
 import { oldestEditAt, OUTBOX_TOUCHED, readOrphanedCreates } from '../sync/outbox/index.js';
 import { readMovedCreates } from '../sync/push/index.js';
 import { ObservableValue } from './observable-value.js';
@@ -12,6 +12,10 @@ export interface StatusFeedOptions {
   db: MirrorDb;
   /** The runtime's idea of connectivity when the mirror is made. */
   online: boolean;
+  /** The collections the mirror keeps. */
+  collections: readonly CollectionName[];
+  /** The groups of a first sync, whose completion `status.groups` shows. */
+  groups: readonly SyncGroup[];
 }
 
 /** The mirror's `status` and `progress`, and what keeps them current. */
@@ -32,11 +36,14 @@ export interface StatusFeed {
 /**
  * Creates a {@link StatusFeed}. The counts (pending, rejected, conflicts, quarantined, the oldest
  * edit waiting) and the collections' pull times come from the database itself through live
- * queries, so every tab shows the same numbers.
+ * queries, so every tab shows the same numbers; so do the groups' first syncs (`status.groups`),
+ * computed from the checkpoints.
  */
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { db } = options;
-  const status = new ObservableValue<SyncStatus>(initialStatus(options.online));
+  const groupsOf = (initialDone: ReadonlySet<CollectionName>) => groupStatuses(options.groups, options.collections, initialDone);
+  // Until the checkpoints are read, no group is complete but one with nothing to pull.
+  const status = new ObservableValue<SyncStatus>({ ...initialStatus(options.online), groups: groupsOf(new Set()) });
   const progress = new ObservableValue<SyncProgress>(initialProgress());
   const set = (patch: Partial<SyncStatus>) => status.update((s) => ({ ...s, ...patch }));
 
@@ -48,7 +55,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   let pulls: { unsubscribe(): void } | undefined;
   const followCounts = () => {
     pulls?.unsubscribe();
-    pulls = followPulls(db, (lastPulledAt) => set({ lastPulledAt }));
+    pulls = followPulls(db, ({ lastPulledAt, initialDone }) => set({ lastPulledAt, groups: groupsOf(initialDone) }));
     counts?.unsubscribe();
     counts = liveQuery(async () => ({
       pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
@@ -107,25 +114,34 @@ async function quarantinedByCollection(db: MirrorDb): Promise<Partial<Record<Lis
   return counts;
 }
 
+/** What the checkpoints tell the status: when each collection was last pulled, and which have had their first full traversal. */
+interface PullsSeen {
+  lastPulledAt: Partial<Record<CollectionName, number>>;
+  initialDone: Set<CollectionName>;
+}
+
 /**
- * Follows when each collection was last pulled to the end (the checkpoints' `lastSyncAt`), in a
- * live query of its own: a traversal saves its cursor with every page it writes, and those saves
- * must not run the counts again. `publish` is told only when a time changed.
+ * Follows when each collection was last pulled to the end (the checkpoints' `lastSyncAt`) and
+ * whether its first full traversal is done (`initialDone`), in a live query of its own: a
+ * traversal saves its cursor with every page it writes, and those saves must not run the counts
+ * again. `publish` is told only when one of them changed.
  */
-function followPulls(db: MirrorDb, publish: (lastPulledAt: Partial<Record<CollectionName, number>>) => void): { unsubscribe(): void } {
+function followPulls(db: MirrorDb, publish: (seen: PullsSeen) => void): { unsubscribe(): void } {
   let last = '';
   return liveQuery(async () => {
-    const times: Partial<Record<CollectionName, number>> = {};
+    const seen: PullsSeen = { lastPulledAt: {}, initialDone: new Set() };
     for (const row of await db._sync_checkpoints.toArray()) {
-      if (row.collection !== 'categories' && row.lastSyncAt !== undefined) times[row.collection] = row.lastSyncAt;
+      if (row.collection === 'categories') continue;
+      if (row.lastSyncAt !== undefined) seen.lastPulledAt[row.collection] = row.lastSyncAt;
+      if (row.initialDone) seen.initialDone.add(row.collection);
     }
-    return times;
+    return seen;
   }).subscribe({
-    next: (times) => {
-      const key = JSON.stringify(times);
+    next: (seen) => {
+      const key = JSON.stringify([seen.lastPulledAt, [...seen.initialDone]]);
       if (key === last) return;
       last = key;
-      publish(times);
+      publish(seen);
     },
     error: () => undefined,
   });

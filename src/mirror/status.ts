@@ -2,13 +2,17 @@ import type { MovedCreate, OrphanedCreates } from '../db/sync-rows.js';
 import type { CollectionName } from '../schema/collections.js';
 import type { SyncPhase } from '../sync/controller/index.js';
 import type { StrandedCopy } from '../sync/copies/index.js';
+import { initialProgress, type CollectionSyncProgress, type SyncGroupStatus, type SyncProgress } from '../sync/cycle/index.js';
 
 export type { SyncPhase };
 // The progress is the sync engine's (it is made where the pulls run); the mirror publishes it.
-export { initialProgress, type CollectionSyncProgress, type SyncProgress } from '../sync/cycle/index.js';
+export { initialProgress, type CollectionSyncProgress, type SyncProgress };
 
-/** The mirror's sync status, as `mirror.status` publishes it. */
-export interface SyncStatus {
+/**
+ * The mirror's sync status, as `mirror.status` publishes it. `G` is the names of the mirror's
+ * sync groups (see the option `syncGroups`).
+ */
+export interface SyncStatus<G extends string = string> {
   phase: SyncPhase;
   /** The runtime's idea of connectivity. */
   online: boolean;
@@ -95,13 +99,20 @@ export interface SyncStatus {
    * the database by a live query, so every tab shows it, and kept across restarts.
    */
   lastPulledAt: Partial<Record<CollectionName, number>>;
+  /**
+   * Each sync group's first sync (see the option `syncGroups`): `initialDone` once every
+   * collection of the group has completed a full traversal. Computed from the checkpoints by a
+   * live query, so every tab agrees and it holds across restarts; until they are read (just after
+   * the mirror is made), no group with something to pull is complete. `whenSynced` waits for one.
+   */
+  groups: Record<G, SyncGroupStatus>;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
   lastError: { name: string; message: string } | undefined;
 }
 
-/** The status before anything has happened. */
+/** The status before anything has happened (no group known yet). */
 export function initialStatus(online: boolean): SyncStatus {
   return {
     phase: 'idle',
@@ -120,6 +131,7 @@ export function initialStatus(online: boolean): SyncStatus {
     orphanedCreates: { total: 0, latest: [] },
     oldestPendingEditAt: undefined,
     lastPulledAt: {},
+    groups: {},
     lastSyncAt: undefined,
     lastError: undefined,
   };

@@ -3,26 +3,29 @@
  * type-checking mode), so a change that breaks inference fails `npm test`.
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type {
-  CollectionName,
-  Conflict,
-  RecordSyncState,
-  Customer,
-  Id,
-  Mirror,
-  MirrorTransaction,
-  Order,
-  OrderDetail,
-  PendingEdit,
-  Product,
-  ReadonlyObservableValue,
-  ReconcileReport,
-  StoredRecordOf,
-  SyncReport,
-  SyncStatus,
-  TakeOverReport,
+import {
+  createMirror,
+  type CollectionName,
+  type Conflict,
+  type DefaultSyncGroupName,
+  type SyncGroupStatus,
+  type RecordSyncState,
+  type Customer,
+  type Id,
+  type Mirror,
+  type MirrorTransaction,
+  type Order,
+  type OrderDetail,
+  type PendingEdit,
+  type Product,
+  type ReadonlyObservableValue,
+  type ReconcileReport,
+  type StoredRecordOf,
+  type SyncReport,
+  type SyncStatus,
+  type TakeOverReport,
 } from '../../src/index.js';
-import { useConflicts, useLiveQuery, usePending, useRecordSyncState, useRemove, useSave } from '../../src/react/index.js';
+import { useConflicts, useGroupSynced, useLiveQuery, usePending, useRecordSyncState, useRemove, useSave } from '../../src/react/index.js';
 
 declare const mirror: Mirror;
 
@@ -119,6 +122,41 @@ describe('the typed reads', () => {
     expectTypeOf(mirror.status).toEqualTypeOf<ReadonlyObservableValue<SyncStatus>>();
     // @ts-expect-error: only the library sets the status
     mirror.status.set(mirror.status.value);
+  });
+});
+
+describe('sync groups', () => {
+  it('name the default groups in whenSynced and the status of a mirror made without syncGroups', () => {
+    const made = createMirror({ baseUrl: 'https://pos.example', token: 't', userAgent: 'tests' });
+    expectTypeOf(made.whenSynced).parameter(0).toEqualTypeOf<DefaultSyncGroupName>();
+    expectTypeOf(made.status.value.groups.history).toEqualTypeOf<SyncGroupStatus>();
+    // @ts-expect-error: no such group
+    void made.whenSynced('sales');
+  });
+
+  it("name an app's own groups, as syncGroups gives them", () => {
+    const made = createMirror({
+      baseUrl: 'https://pos.example',
+      token: 't',
+      userAgent: 'tests',
+      syncGroups: [
+        { name: 'sales', collections: ['orders', 'order_details'] },
+        { name: 'rest', collections: ['shops'] },
+      ],
+    });
+    expectTypeOf(made.whenSynced).parameter(0).toEqualTypeOf<'sales' | 'rest'>();
+    expectTypeOf(made.status.value.groups.sales.initialDone).toEqualTypeOf<boolean>();
+    // @ts-expect-error: the default groups are not this mirror's
+    void made.whenSynced('reference');
+    // @ts-expect-error: an unknown collection
+    createMirror({ baseUrl: 'https://pos.example', token: 't', userAgent: 'tests', syncGroups: [{ name: 'x', collections: ['shoes'] }] });
+  });
+
+  it('let a mirror typed without names wait for any group, and the hook take any name', () => {
+    expectTypeOf(mirror.whenSynced).parameter(0).toEqualTypeOf<string>();
+    expectTypeOf(mirror.whenSynced('reference', { signal: AbortSignal.timeout(1) })).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(useGroupSynced('history')).toEqualTypeOf<boolean>();
+    expectTypeOf(useGroupSynced('sales')).toEqualTypeOf<boolean>();
   });
 });
 

@@ -6,6 +6,7 @@
  * failure is and means for the sync (`failures.ts`). When runs happen is the controller's.
  * While the pulls run, how far they are and about how much is left (`progress-tracker.ts`, its
  * estimate from probes of the ids ahead in `progress-estimate.ts`, its shape in `sync-progress.ts`).
+ * The order of a first sync, by groups of collections, and when each group is complete (`sync-groups.ts`).
  */
 export { forgetUnavailable, readUnavailable, type ListName } from './collection-availability.js';
 export { createConfiguredCycle, type CycleHooks, type CycleSettings } from './configured-cycle.js';
@@ -23,5 +24,6 @@ export { pullIsolated } from './isolated-pulls.js';
 export type { ProgressEstimate } from './progress-estimate.js';
 export { createProgressTracker, withCollection, type ProgressSink, type ProgressTracker, type ProgressTrackerOptions } from './progress-tracker.js';
 export type { SyncCycle } from './sync-cycle.js';
+export { DEFAULT_SYNC_GROUPS, groupStatuses, orderByGroups, type DefaultSyncGroupName, type SyncGroup, type SyncGroupStatus } from './sync-groups.js';
 export { emptySyncReport, type SyncReport } from './sync-report.js';
 export { initialProgress, type CollectionSyncProgress, type SyncProgress } from './sync-progress.js';
