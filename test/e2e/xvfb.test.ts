@@ -28,7 +28,8 @@ describe.skipIf(!ENGINES_REQUIRED && xvfbProgram().path === undefined)('the virt
           child.once('exit', (code) => fail(new Error(`the process ended before it had a display (exit ${code})`)));
         });
         expect(display).toMatch(/^:\d+$/);
-        [xvfb] = descendants(child.pid!, /^Xvfb /);
+        // Started by its path on PATH (`/usr/bin/Xvfb`) or by name.
+        [xvfb] = descendants(child.pid!, /^(?:\S*\/)?Xvfb /);
         expect(xvfb, 'the Xvfb it started').toBeDefined();
         child.kill(signal);
         await exited;
