@@ -36,8 +36,21 @@ export function pageErrorsScript(): string {
   }
   const seen = (window.__pageErrors = []);
   const describe = (value) => {
+    try {
+      return describeValue(value);
+    } catch (error) {
+      return 'a value that could not be described (' + String(error) + ')';
+    }
+  };
+  const describeValue = (value) => {
     if (value instanceof Error) return value.name + ': ' + value.message;
-    try { return typeof value === 'string' ? value : JSON.stringify(value); } catch { return String(value); }
+    if (typeof value === 'string') return value;
+    // An error-like object of another realm or kind (a DOMException where it is no Error, an IDB event): its kind and what it says.
+    const kind = Object.prototype.toString.call(value);
+    const said = value && typeof value === 'object' ? [value.name, value.message, value.type, value.target && Object.prototype.toString.call(value.target)].filter(Boolean).join(': ') : '';
+    let json;
+    try { json = JSON.stringify(value); } catch { json = String(value); }
+    return said ? kind + ' ' + said + (value.stack ? ' ' + String(value.stack).split('\\n').slice(0, 4).join(' | ') : '') : kind === '[object Object]' ? json : kind + ' ' + json;
   };
   const report = (kind, message) => {
     const entry = { tab, url: location.href, kind, message };

@@ -53,7 +53,10 @@ export function serviceUrl(): string {
 export function openMirror(options: PageMirrorOptions): Mirror {
   const page = window as unknown as PageWindow;
   const { token, tenant, ...rest } = options;
-  page.retries = [];
+  // Kept in this page's own arrays: WebKit runs a reloaded page's callbacks for a moment after the
+  // reload began, when `window` already names the new page (which has no such arrays yet).
+  const retries: string[] = (page.retries = []);
+  const statuses: SeenStatus[] = (page.statuses = []);
   const mirror = createMirror({
     baseUrl: serviceUrl(),
     token,
@@ -61,13 +64,12 @@ export function openMirror(options: PageMirrorOptions): Mirror {
     userAgent: 'pos-cloud-mirror conformance (tests@example.com)',
     timeoutMs: 10_000,
     retry: { limit: 3, baseDelayMs: 50, maxDelayMs: 400 },
-    onRetry: ({ request, error }) => page.retries.push(`${request.method} ${request.path.split('?')[0]}: ${error.name}`),
+    onRetry: ({ request, error }) => retries.push(`${request.method} ${request.path.split('?')[0]}: ${error.name}`),
     ...rest,
   });
   page.mirror = mirror;
-  page.statuses = [];
   mirror.status.subscribe((s) =>
-    page.statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError }),
+    statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError }),
   );
   return mirror;
 }
