@@ -60,6 +60,14 @@ export interface EngineBrowser {
    * laptop lid closed and opened. Timers, network answers and page code all wait; nothing is lost.
    */
   suspend(suspended: boolean): Promise<void>;
+  /**
+   * Kills the process that serves the browser's IndexedDB, where it runs apart from the browser
+   * and the pages (WebKit: `WebKitNetworkProcess`), as iOS ends WebKit's when an app goes to the
+   * background. Resolves with how many processes it killed. Absent in Chromium (its IndexedDB is
+   * served from the browser process: killing the storage service's utility process leaves every
+   * connection as it was) and in Firefox (IndexedDB lives in its parent process).
+   */
+  killStorage?(): Promise<number>;
   /** Closes every tab and the browser, and removes its profile. */
   close(): Promise<void>;
 }

@@ -137,7 +137,7 @@ async function writePage(root: string): Promise<void> {
 }
 
 const BUNDLE_INPUTS = ['src', 'test/browser/page'];
-const PAGE_MODULES = ['src/index.ts', 'test/browser/page/harness.ts', 'test/browser/page/previous-release.ts', 'test/browser/page/pieces.ts'];
+const PAGE_MODULES = ['src/index.ts', 'test/browser/page/harness.ts', 'test/browser/page/previous-release.ts', 'test/browser/page/pieces.ts', 'test/browser/page/storage-probe.ts'];
 
 /**
  * The library and the page harness as one classic script setting `globalThis.conformance`, built

@@ -31,7 +31,7 @@ export interface SeenStatus {
 
 /** The page's state, as `evaluate` code reads it: `(window as unknown as PageWindow)`. */
 export interface PageWindow {
-  conformance: typeof import('./harness.js') & typeof import('./previous-release.js') & typeof import('./pieces.js') & typeof import('../../../src/index.js');
+  conformance: typeof import('./harness.js') & typeof import('./previous-release.js') & typeof import('./pieces.js') & typeof import('./storage-probe.js') & typeof import('../../../src/index.js');
   /** The mirror {@link openMirror} made. */
   mirror: Mirror;
   /** Every status the mirror published, oldest first. */
