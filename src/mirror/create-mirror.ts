@@ -16,6 +16,7 @@ import { listConflictViews } from './conflict-fields.js';
 import { toId } from '../ids/id.js';
 import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from '../db/mirror-database.js';
+import { releaseReopenFrame } from '../db/reopen.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
@@ -112,6 +113,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     feed.close();
     await stranded.close();
     db.close();
+    releaseReopenFrame(db);
     await options.storage?.close?.();
   }
   return { db, env, collections, feed, controller, edits, watch, stranded, release };

@@ -1,0 +1,58 @@
+import type { Dexie } from 'dexie';
+import { isConnectionLost } from './connection-lost.js';
+import { freshFrameIndexedDb } from './fresh-frame.js';
+
+/** Dexie's own record of the IndexedDB it opens with (set from its options at construction). */
+interface DexieDeps {
+  _deps: { indexedDB: IDBFactory };
+}
+
+/** Per database: the reopen under way, and the frame whose IndexedDB it uses now, if any. */
+const reopening = new WeakMap<Dexie, Promise<void>>();
+const frames = new WeakMap<Dexie, { indexedDB: IDBFactory; release(): void }>();
+
+/**
+ * Opens `db` again after its connection was lost under it (see {@link isConnectionLost}): closes
+ * it (Dexie opens it again on next use) and opens it. Where the page's IndexedDB refuses to open
+ * for good (WebKit once the process serving it died), and the database is on the page's own
+ * IndexedDB, it is opened on a fresh frame's instead (see `freshFrameIndexedDb`): the same data,
+ * without a reload. Calls while one is under way share it. Rejects with the open's error when
+ * neither works (the next call tries again).
+ */
+export function reopenDatabase(db: Dexie): Promise<void> {
+  const running = reopening.get(db);
+  if (running) return running;
+  const run = reopen(db).finally(() => reopening.delete(db));
+  reopening.set(db, run);
+  return run;
+}
+
+async function reopen(db: Dexie): Promise<void> {
+  db.close({ disableAutoOpen: false });
+  try {
+    await db.open();
+    return;
+  } catch (error) {
+    if (!isConnectionLost(error) || !onPageIndexedDb(db)) throw error;
+  }
+  const fresh = freshFrameIndexedDb();
+  if (!fresh) return db.open().then(() => undefined);
+  frames.get(db)?.release();
+  frames.set(db, fresh);
+  (db as unknown as DexieDeps)._deps.indexedDB = fresh.indexedDB;
+  db.close({ disableAutoOpen: false });
+  await db.open();
+}
+
+/** True when `db` uses the page's IndexedDB (or a frame's made by {@link reopenDatabase}), not one the app injected. */
+function onPageIndexedDb(db: Dexie): boolean {
+  const current = (db as unknown as DexieDeps)._deps.indexedDB;
+  const page = (globalThis as { indexedDB?: IDBFactory }).indexedDB;
+  return current === page || current === frames.get(db)?.indexedDB;
+}
+
+/** Takes out the frame {@link reopenDatabase} opened `db` on, if any (when the database is closed for good). */
+export function releaseReopenFrame(db: Dexie): void {
+  frames.get(db)?.release();
+  frames.delete(db);
+}

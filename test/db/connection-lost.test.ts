@@ -1,0 +1,25 @@
+import { Dexie } from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { isConnectionLost } from '../../src/db/connection-lost.js';
+
+const webkitLost = () => new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');
+
+describe('isConnectionLost', () => {
+  it('knows WebKit\'s lost server, alone and as Dexie wraps it when it opens again', () => {
+    expect(isConnectionLost(webkitLost())).toBe(true);
+    expect(isConnectionLost(new Dexie.OpenFailedError('open failed', webkitLost()))).toBe(true);
+  });
+
+  it('knows a transaction asked of a closing connection, and Dexie\'s closed database', () => {
+    expect(isConnectionLost(new DOMException("Failed to execute 'transaction' on 'IDBDatabase': The database connection is closing.", 'InvalidStateError'))).toBe(true);
+    expect(isConnectionLost(new Dexie.DatabaseClosedError('Database has been closed'))).toBe(true);
+  });
+
+  it('leaves other storage failures alone', () => {
+    expect(isConnectionLost(new DOMException('', 'QuotaExceededError'))).toBe(false);
+    expect(isConnectionLost(new DOMException('An internal error was encountered in the Indexed Database server', 'UnknownError'))).toBe(false);
+    expect(isConnectionLost(new DOMException('A mutation operation was attempted on a database that did not allow mutations.', 'InvalidStateError'))).toBe(false);
+    expect(isConnectionLost(new Error('boom'))).toBe(false);
+    expect(isConnectionLost(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,45 @@
+import { Dexie } from 'dexie';
+import { forceCloseDatabase, IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reopenDatabase } from '../../src/db/reopen.js';
+
+const open: Dexie[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+function database(factory = new IDBFactory()): Dexie {
+  const db = new Dexie('reopen', { indexedDB: factory, IDBKeyRange });
+  db.version(1).stores({ items: 'id' });
+  open.push(db);
+  return db;
+}
+
+describe('reopenDatabase', () => {
+  it('opens a connection closed under it again, with its data', async () => {
+    const db = database();
+    await db.table('items').put({ id: 'a' });
+    const closed = db.backendDB();
+    forceCloseDatabase(closed as never);
+    await Promise.all([reopenDatabase(db), reopenDatabase(db)]);
+    expect(db.isOpen()).toBe(true);
+    expect(db.backendDB()).not.toBe(closed);
+    await db.table('items').put({ id: 'b' });
+    expect(await db.table('items').count()).toBe(2);
+  });
+
+  it('rejects with the open\'s error when an injected IndexedDB refuses to open (no frame is tried)', async () => {
+    const factory = new IDBFactory();
+    const db = database(factory);
+    await db.open();
+    const lost = new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');
+    factory.open = () => {
+      throw lost;
+    };
+    // Dexie tries an UnknownError's open three times, saying so each time.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await expect(reopenDatabase(db)).rejects.toMatchObject({ inner: lost });
+    expect(warn).toHaveBeenCalledWith('Dexie: Workaround for Chrome UnknownError on open()');
+    warn.mockRestore();
+  });
+});
