@@ -5,7 +5,9 @@ import { Dexie } from 'dexie';
  * says the connection to IndexedDB went away under the page, as each engine says it:
  * - WebKit, once the process that serves IndexedDB (its network process) died: every open of
  *   the page's IndexedDB fails with `UnknownError: Connection to Indexed Database server lost.
- *   Refresh the page to try again`, for good;
+ *   Refresh the page to try again`, for good, and a transaction under way when it died aborts with
+ *   `UnknownError: An internal error was encountered in the Indexed Database server` (WebKit's
+ *   only word for it: any such error is taken as a lost connection, which costs a reopen);
  * - a transaction asked of a connection the engine closed: `InvalidStateError` ("The database
  *   connection is closing.");
  * - Dexie's `DatabaseClosedError`, for an operation on a database it saw closed.
@@ -24,8 +26,8 @@ export function isConnectionLost(error: unknown): boolean {
   return visit(error, 0);
 }
 
-/** WebKit's message once its IndexedDB server is gone. */
-const SERVER_LOST = /indexed ?database server lost/i;
+/** WebKit's messages once its IndexedDB server is gone (for new opens, and for a transaction under way). */
+const SERVER_LOST = /indexed ?database server lost|internal error was encountered in the indexed ?database server/i;
 
 /** A transaction asked of a connection that is closed or closing. */
 const CLOSING = /connection is clos(ing|ed)|database (is )?closed/i;
