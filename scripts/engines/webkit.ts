@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { Key, remote } from 'webdriverio';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
-import { descendants, killAll, signalAll } from './processes.js';
+import { descendants, signalAll } from './processes.js';
 import { miniBrowserProgram, requireProgram, webkitDriverProgram } from './programs.js';
 import { display } from './xvfb.js';
 
@@ -97,10 +97,6 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       if (suspended) stopped = descendants(driver.pid!, /WebKitWebProcess/);
       signalAll(stopped, suspended);
       if (!suspended) stopped = [];
-    },
-    async killStorage() {
-      // WebKitGTK serves IndexedDB (and the network) from its network process, a child of MiniBrowser.
-      return killAll(descendants(driver.pid!, /WebKitNetworkProcess/));
     },
     async close() {
       signalAll(stopped, false);

@@ -8,7 +8,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inspectWebKitPage, type InspectedPage } from '../../bench/browser/webkit-inspector.js';
+import { inspectWebKitPage, type InspectedPage } from '../../scripts/engines/webkit-inspector.js';
 import { bundleForBrowser, repoPath } from '../../scripts/bundle-for-browser.js';
 import { descendants, killAll } from '../../scripts/engines/processes.js';
 import { SLOW, waitUntil } from '../e2e/dom.js';
