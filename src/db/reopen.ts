@@ -22,9 +22,35 @@ const frames = new WeakMap<Dexie, { indexedDB: IDBFactory; release(): void }>();
 export function reopenDatabase(db: Dexie): Promise<void> {
   const running = reopening.get(db);
   if (running) return running;
-  const run = reopen(db).finally(() => reopening.delete(db));
+  // Started a microtask later, once it is known: its own close fires Dexie's `close` event, which
+  // may ask for a reopen again (see `reopenWhenClosed`) and must find this one.
+  const run = Promise.resolve()
+    .then(() => reopen(db))
+    .finally(() => reopening.delete(db));
   reopening.set(db, run);
   return run;
+}
+
+/**
+ * Opens `db` again as soon as the engine closes its connection under it (the connection's own
+ * `close` event, which a script's `close()` never fires: WebKit's storage process died, the site's
+ * data was cleared), rather than on its next use: a live query that runs meanwhile finds it open
+ * (Dexie ends a live query whose database fails to open). Closes of Dexie's or the mirror's own
+ * (a `versionchange`, a quota failure) are left to Dexie's opening on next use. Returns the
+ * function that stops it. A reopen that fails is left to the next use (a sync run, an edit).
+ */
+export function reopenWhenClosed(db: Dexie): () => void {
+  let stopped = false;
+  const onClosedUnder = () => {
+    if (!stopped) void reopenDatabase(db).catch(() => undefined);
+  };
+  // Called on every open (sticky): each connection gets the listener.
+  const onReady = () => db.backendDB().addEventListener('close', onClosedUnder, { once: true });
+  db.on('ready', onReady, true);
+  return () => {
+    stopped = true;
+    db.on('ready').unsubscribe(onReady);
+  };
 }
 
 async function reopen(db: Dexie): Promise<void> {

@@ -16,7 +16,7 @@ import { listConflictViews } from './conflict-fields.js';
 import { toId } from '../ids/id.js';
 import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from '../db/mirror-database.js';
-import { releaseReopenFrame } from '../db/reopen.js';
+import { releaseReopenFrame, reopenWhenClosed } from '../db/reopen.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
@@ -58,6 +58,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const collections = mirroredCollections(options.collections);
   const name = options.dbName;
   const db = mirrorDatabase(name, options);
+  const stopReopening = reopenWhenClosed(db);
   const feed = createStatusFeed({ db, online: env.isOnline() });
   // Pulls report their progress to the feed, with estimates of what is left added; the progress
   // ends with the feed (the mirror closed), and a question still out is cancelled.
@@ -112,6 +113,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     watch.stopAll();
     feed.close();
     await stranded.close();
+    stopReopening();
     db.close();
     releaseReopenFrame(db);
     await options.storage?.close?.();

@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
 import { forceCloseDatabase, IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reopenDatabase } from '../../src/db/reopen.js';
+import { reopenDatabase, reopenWhenClosed } from '../../src/db/reopen.js';
 
 const open: Dexie[] = [];
 afterEach(() => {
@@ -41,5 +41,30 @@ describe('reopenDatabase', () => {
     await expect(reopenDatabase(db)).rejects.toMatchObject({ inner: lost });
     expect(warn).toHaveBeenCalledWith('Dexie: Workaround for Chrome UnknownError on open()');
     warn.mockRestore();
+  });
+});
+
+describe('reopenWhenClosed', () => {
+  it('opens a connection the engine closed at once, before its next use, until stopped', async () => {
+    const db = database();
+    const stop = reopenWhenClosed(db);
+    await db.open();
+    const first = db.backendDB();
+    forceCloseDatabase(first as never);
+    await vi.waitFor(() => expect(db.isOpen() && db.backendDB() !== first).toBe(true));
+    stop();
+    forceCloseDatabase(db.backendDB() as never);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(db.isOpen()).toBe(false);
+  });
+
+  it('leaves a database its owner closed closed', async () => {
+    const db = database();
+    const stop = reopenWhenClosed(db);
+    await db.open();
+    stop();
+    db.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(db.isOpen()).toBe(false);
   });
 });
