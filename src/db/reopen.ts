@@ -10,6 +10,17 @@ interface DexieDeps {
 /** Per database: the reopen under way, and the frame whose IndexedDB it uses now, if any. */
 const reopening = new WeakMap<Dexie, Promise<void>>();
 const frames = new WeakMap<Dexie, { indexedDB: IDBFactory; release(): void }>();
+const watchers = new WeakMap<Dexie, Set<() => void>>();
+
+/**
+ * Calls `listener` each time a reopen of `db` starts (see {@link reopenDatabase}): its connection
+ * was lost. Dexie's `ready` event says when it is open again. Returns the function that stops it.
+ */
+export function watchReopening(db: Dexie, listener: () => void): () => void {
+  const set = watchers.get(db) ?? new Set();
+  watchers.set(db, set.add(listener));
+  return () => set.delete(listener);
+}
 
 /**
  * Opens `db` again after its connection was lost under it (see {@link isConnectionLost}): closes
@@ -22,6 +33,7 @@ const frames = new WeakMap<Dexie, { indexedDB: IDBFactory; release(): void }>();
 export function reopenDatabase(db: Dexie): Promise<void> {
   const running = reopening.get(db);
   if (running) return running;
+  for (const listener of watchers.get(db) ?? []) listener();
   // Started a microtask later, once it is known: its own close fires Dexie's `close` event, which
   // may ask for a reopen again (see `reopenWhenClosed`) and must find this one.
   const run = Promise.resolve()

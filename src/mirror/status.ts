@@ -95,6 +95,13 @@ export interface SyncStatus {
    * the database by a live query, so every tab shows it, and kept across restarts.
    */
   lastPulledAt: Partial<Record<CollectionName, number>>;
+  /**
+   * The database's connection: `'reopening'` from the moment a lost connection was met (WebKit's
+   * storage process died under the page) until the database is open again, without a reload; an
+   * edit made meanwhile rejects with a `StorageError` (`problem: 'connection-lost'`) or waits for
+   * the open. `'open'` otherwise (also before the first open).
+   */
+  storage: 'open' | 'reopening';
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -120,6 +127,7 @@ export function initialStatus(online: boolean): SyncStatus {
     orphanedCreates: { total: 0, latest: [] },
     oldestPendingEditAt: undefined,
     lastPulledAt: {},
+    storage: 'open',
     lastSyncAt: undefined,
     lastError: undefined,
   };

@@ -92,10 +92,11 @@ describeEngines('the storage process killed under a mirror in %s', { timeout: 12
     for (const id of acknowledged) expect(sim.store.get('customers', id as never), id).toBeDefined();
     const end = await tab.evaluate(async () => {
       const page = window as unknown as PageWindow & { kept: Kept };
-      return { marker: page.kept.marker, pending: (await page.mirror.pending()).length, phase: page.mirror.status.value.phase, run: page.kept.run, losses: page.statuses.filter((s) => s.lastError?.name === 'StorageError').length, count: await page.mirror.db.table('customers').count() };
+      return { marker: page.kept.marker, pending: (await page.mirror.pending()).length, phase: page.mirror.status.value.phase, run: page.kept.run, losses: page.statuses.filter((s) => s.lastError?.name === 'StorageError').length, reopening: page.statuses.filter((s) => s.storage === 'reopening').length, storage: page.mirror.status.value.storage, count: await page.mirror.db.table('customers').count() };
     });
-    expect(end).toMatchObject({ marker: 'the same page', pending: 0, phase: 'idle', count: sim.store.count('customers') });
+    expect(end).toMatchObject({ marker: 'the same page', pending: 0, phase: 'idle', storage: 'open', count: sim.store.count('customers') });
     expect(end.losses).toBeGreaterThan(0);
+    expect(end.reopening).toBeGreaterThan(0);
     // The sync met by the loss either finished before it or rejected with what the engine said.
     expect(end.run).toMatch(/^ok$|Indexed Database server/);
     await waitUntil('the live query to follow', () => tab.evaluate(() => (window as unknown as PageWindow).answers.customers!.at(-1)?.customers), (n) => n === sim.store.count('customers'), SLOW);

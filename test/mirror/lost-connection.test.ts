@@ -52,6 +52,10 @@ describe('WebKit\'s lost IndexedDB server', () => {
     // Middleware joins on the next open.
     mirror.db.close({ disableAutoOpen: false });
     state.lost = true;
+    const seen: string[] = [];
+    mirror.status.subscribe((s) => {
+      if (seen.at(-1) !== s.storage) seen.push(s.storage);
+    });
     const failed = await mirror.save('customers', { company: null, lastname: 'Lost' }).catch((error: unknown) => error);
     expect(failed).toMatchObject({ name: 'StorageError', problem: 'connection-lost', path: mirror.db.name });
     fixture.sim.store.sell();
@@ -64,5 +68,8 @@ describe('WebKit\'s lost IndexedDB server', () => {
     expect(await mirror.pending()).toEqual([]);
     expect(fixture.sim.store.get('customers', id)).toMatchObject({ lastname: 'Kept' });
     await expectConverged(mirror.db, fixture.sim, ['orders', 'customers']);
+    // The save and the sync run each met the loss: a reopen each.
+    expect(seen).toEqual(['open', 'reopening', 'open', 'reopening', 'open']);
+    expect(mirror.status.value.storage).toBe('open');
   });
 });

@@ -27,6 +27,7 @@ export interface SeenStatus {
   pendingPushes: number;
   conflicts: number;
   lastError: SyncStatus['lastError'];
+  storage: SyncStatus['storage'];
 }
 
 /** The page's state, as `evaluate` code reads it: `(window as unknown as PageWindow)`. */
@@ -67,7 +68,7 @@ export function openMirror(options: PageMirrorOptions): Mirror {
   page.mirror = mirror;
   page.statuses = [];
   mirror.status.subscribe((s) =>
-    page.statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError }),
+    page.statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError, storage: s.storage }),
   );
   return mirror;
 }
