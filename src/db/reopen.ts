@@ -44,6 +44,15 @@ export function reopenDatabase(db: Dexie): Promise<void> {
 }
 
 /**
+ * True while a reopen of `db` is under way: its connection was lost, and a transaction that fails
+ * now (WebKit aborts those under way as its storage process dies, with errors of its choosing)
+ * failed for that.
+ */
+export function isReopening(db: Dexie): boolean {
+  return reopening.has(db);
+}
+
+/**
  * Opens `db` again as soon as the engine closes its connection under it (the connection's own
  * `close` event, which a script's `close()` never fires: WebKit's storage process died, the site's
  * data was cleared), rather than on its next use: a live query that runs meanwhile finds it open

@@ -1,6 +1,7 @@
+import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { isConnectionLost } from '../db/connection-lost.js';
-import { reopenDatabase } from '../db/reopen.js';
+import { isReopening, reopenDatabase } from '../db/reopen.js';
 import { StorageError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
@@ -48,11 +49,13 @@ export function createEdits(options: EditsOptions): Edits {
 
   /**
    * An edit that met a lost connection did not complete: it rejects with a `StorageError` the app
-   * can show (and make again), and the database is opened again for the next one. Any other error
-   * is thrown as it is.
+   * can show (and make again), and the database is opened again for the next one. So does one
+   * whose transaction failed while the database is being opened again (it died with the
+   * connection). Any other error (a record refused, say) is thrown as it is.
    */
   function lostConnection(what: string, collection: CollectionName, error: unknown): never {
-    if (!isConnectionLost(error)) throw error;
+    const storageFailure = error instanceof Dexie.DexieError || error instanceof DOMException;
+    if (!isConnectionLost(error) && !(storageFailure && isReopening(db))) throw error;
     void reopenDatabase(db).catch(() => undefined);
     throw new StorageError(`${what}: the connection to database "${db.name}" was lost before the edit of ${collection} was stored; it is being opened again: make the edit again`, {
       path: db.name,

@@ -67,7 +67,7 @@ describeEngines('the storage process killed under a mirror in %s', { timeout: 12
             (id) => page.kept.saves.push(String(id)),
             (error: Error & { problem?: string }) => {
               page.kept.saves.push(null);
-              page.kept.errors.push(`${error.name} ${error.problem ?? ''}`);
+              page.kept.errors.push(`${error.name} ${error.problem ?? (error.message + " / " + String((error as { inner?: Error }).inner?.name) + ": " + String((error as { inner?: Error }).inner?.message))}`);
             },
           );
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -79,24 +79,27 @@ describeEngines('the storage process killed under a mirror in %s', { timeout: 12
     const afterSaves = await waitUntil('every save to end', kept, (k) => k.saves.length === 20, SLOW);
     for (const error of afterSaves.errors) expect(error).toBe('StorageError connection-lost');
 
-    // Carries on: one more save, then a sync of everything.
-    const last = await tab.evaluate(async () => {
+    // Carries on: one more save and an update of a record read back since, then a sync of everything.
+    const updated = afterSaves.saves.find((id): id is string => id !== null)!;
+    const last = await tab.evaluate(async (toUpdate) => {
       const { mirror } = window as unknown as PageWindow;
       const id = await mirror.save('customers', { company: null, lastname: 'After the loss' });
+      await mirror.save('customers', { id: toUpdate as never, lastname: 'Updated after the loss' });
       await mirror.syncNow();
       return String(id);
-    });
+    }, updated);
+    expect(sim.store.get('customers', updated as never)).toMatchObject({ lastname: 'Updated after the loss' });
     const acknowledged = [...afterSaves.saves.filter((id): id is string => id !== null), last];
     const stored = await tab.evaluate((ids) => Promise.all(ids.map(async (id) => (await (window as unknown as PageWindow).mirror.db.table('customers').get(id)) !== undefined)), acknowledged);
     expect(stored.every(Boolean)).toBe(true);
     for (const id of acknowledged) expect(sim.store.get('customers', id as never), id).toBeDefined();
     const end = await tab.evaluate(async () => {
       const page = window as unknown as PageWindow & { kept: Kept };
-      return { marker: page.kept.marker, pending: (await page.mirror.pending()).length, phase: page.mirror.status.value.phase, run: page.kept.run, losses: page.statuses.filter((s) => s.lastError?.name === 'StorageError').length, reopening: page.statuses.filter((s) => s.storage === 'reopening').length, storage: page.mirror.status.value.storage, count: await page.mirror.db.table('customers').count() };
+      return { marker: page.kept.marker, pending: (await page.mirror.pending()).length, phase: page.mirror.status.value.phase, run: page.kept.run, reopening: page.statuses.filter((s) => s.storage === 'reopening').length, storage: page.mirror.status.value.storage, count: await page.mirror.db.table('customers').count() };
     });
     expect(end).toMatchObject({ marker: 'the same page', pending: 0, phase: 'idle', storage: 'open', count: sim.store.count('customers') });
-    expect(end.losses).toBeGreaterThan(0);
-    expect(end.reopening).toBeGreaterThan(0);
+    // Both kills were seen as they happened (a sync run that met one also shows it as lastError).
+    expect(end.reopening).toBeGreaterThanOrEqual(2);
     // The sync met by the loss either finished before it or rejected with what the engine said.
     expect(end.run).toMatch(/^ok$|Indexed Database server/);
     await waitUntil('the live query to follow', () => tab.evaluate(() => (window as unknown as PageWindow).answers.customers!.at(-1)?.customers), (n) => n === sim.store.count('customers'), SLOW);

@@ -1,7 +1,7 @@
 import { Dexie } from 'dexie';
 import { forceCloseDatabase, IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reopenDatabase, reopenWhenClosed } from '../../src/db/reopen.js';
+import { isReopening, reopenDatabase, reopenWhenClosed } from '../../src/db/reopen.js';
 
 const open: Dexie[] = [];
 afterEach(() => {
@@ -21,7 +21,10 @@ describe('reopenDatabase', () => {
     await db.table('items').put({ id: 'a' });
     const closed = db.backendDB();
     forceCloseDatabase(closed as never);
-    await Promise.all([reopenDatabase(db), reopenDatabase(db)]);
+    const reopened = Promise.all([reopenDatabase(db), reopenDatabase(db)]);
+    expect(isReopening(db)).toBe(true);
+    await reopened;
+    expect(isReopening(db)).toBe(false);
     expect(db.isOpen()).toBe(true);
     expect(db.backendDB()).not.toBe(closed);
     await db.table('items').put({ id: 'b' });
