@@ -32,6 +32,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A WebKit test drives MiniBrowser's inspector over a WebSocket, which Node 20 has only behind a flag.
+    execArgv: typeof WebSocket === 'undefined' ? ['--experimental-websocket'] : [],
     // Names the browser engines that are not installed, whose suites are skipped (test/engines/).
     globalSetup: ['test/engines/report-missing-engines.ts'],
     // The public surface's types (`test/types/*.test-d.ts`): checked by the compiler in the same run.

@@ -54,7 +54,7 @@ import type { LiveQueryResult } from './browser/in-page/live-query.js';
 import type { SearchResult } from './browser/in-page/search.js';
 import { browserBenchOptions, type TenantName } from './browser/options.js';
 import { profileFirstSync } from './browser/profile.js';
-import { inspectedTab, inspectWebKitPage } from './browser/webkit-inspector.js';
+import { inspectedTab, inspectWebKitPage } from '../scripts/engines/webkit-inspector.js';
 import { webkitOnDiskHost } from './browser/webkit-on-disk.js';
 import { catalogue, searchQueries } from './search-catalogue.js';
 import { forkSimulator, type SimulatorProcess } from './simulator-process.js';

@@ -9,7 +9,7 @@
  * - Firefox: WebDriver BiDi has no profiler; the Gecko profiler, started with the browser, writes
  *   the session's profile as it quits (`firefox-profile.ts`); profiler.firefox.com opens it.
  * - WebKit: WebDriver has no profiler and the inspector cannot be opened beside WebKitWebDriver; a
- *   MiniBrowser of its own is driven through its inspector instead (`webkit-inspector.ts`), with
+ *   MiniBrowser of its own is driven through its inspector instead (`scripts/engines/webkit-inspector.ts`), with
  *   JavaScriptCore's sampling profiler; its IndexedDB is on disk, unlike under WebDriver.
  *
  * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
@@ -23,7 +23,7 @@ import { chromiumSamples, profileChromium } from './chromium-profile.js';
 import { firefoxSamples, geckoProfilerEnv } from './firefox-profile.js';
 import type { MirrorSyncResult } from './in-page/mirror-sync.js';
 import { bundleModules, summarize, type ProfileSummary } from './profile-summary.js';
-import { inspectedTab, inspectWebKitPage } from './webkit-inspector.js';
+import { inspectedTab, inspectWebKitPage } from '../../scripts/engines/webkit-inspector.js';
 import { webkitSamples, type ScriptProfilerSamples } from './webkit-profile.js';
 
 /** What profiling gave: the summary when there is a profile, and notes on what could not be done. */

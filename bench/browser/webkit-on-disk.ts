@@ -1,6 +1,6 @@
 /**
  * The large rounds' host for WebKit: each round in a MiniBrowser of its own outside WebDriver,
- * driven through its inspector (`webkit-inspector.ts`), whose website data is on disk as on a
+ * driven through its inspector (`scripts/engines/webkit-inspector.ts`), whose website data is on disk as on a
  * person's device (under WebKitWebDriver the session is ephemeral and IndexedDB lives in memory).
  *
  * Where the data is: the browser is started with its XDG folders inside a fresh folder of its own,
@@ -25,7 +25,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { BenchServer } from './bench-page.js';
 import type { DiskReading, HeapReading, LargeHost } from './large-sync.js';
-import { inspectedTab, inspectWebKitPage, type InspectedPage } from './webkit-inspector.js';
+import { inspectedTab, inspectWebKitPage, type InspectedPage } from '../../scripts/engines/webkit-inspector.js';
 
 /** The file WebKit keeps a database's records in, inside the database's folder. */
 const DATABASE_FILE = 'IndexedDB.sqlite3';

@@ -1,6 +1,6 @@
 /**
  * WebKit's CPU profile: JavaScriptCore's sampling profiler (the Web Inspector protocol's
- * `ScriptProfiler`, in a MiniBrowser driven through its inspector, `webkit-inspector.ts`), turned
+ * `ScriptProfiler`, in a MiniBrowser driven through its inspector, `scripts/engines/webkit-inspector.ts`), turned
  * into the samples `profile-summary.ts` reads. JavaScriptCore samples the page's thread only while
  * it runs script (host functions such as IndexedDB's `put` and garbage collection inside it
  * included), and gives its samples no time here: each counts as one.

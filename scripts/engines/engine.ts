@@ -60,6 +60,16 @@ export interface EngineBrowser {
    * laptop lid closed and opened. Timers, network answers and page code all wait; nothing is lost.
    */
   suspend(suspended: boolean): Promise<void>;
+  /**
+   * Kills the process that serves the browser's IndexedDB, where it runs apart from the browser
+   * and the pages, as iOS ends WebKit's when an app goes to the background: WebKit's
+   * `WebKitNetworkProcess`, in the WebKit driven through its inspector (`launchInspectedWebKit`;
+   * under WebKitWebDriver the kill ends the WebDriver session). Resolves with how many processes
+   * it killed. Absent elsewhere: Chromium serves IndexedDB from its browser process (killing its
+   * storage service's utility process leaves every connection as it was), Firefox from its parent
+   * process.
+   */
+  killStorage?(): Promise<number>;
   /** Closes every tab and the browser, and removes its profile. */
   close(): Promise<void>;
 }

@@ -60,3 +60,17 @@ export function signalAll(pids: readonly number[], suspended: boolean): void {
     }
   }
 }
+
+/** Ends each of `pids` that still runs with SIGKILL, as an operating system ends a process it reclaims; returns how many it reached. */
+export function killAll(pids: readonly number[]): number {
+  let killed = 0;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // Gone already.
+    }
+  }
+  return killed;
+}

@@ -16,6 +16,7 @@ import { listConflictViews } from './conflict-fields.js';
 import { toId } from '../ids/id.js';
 import type { MirrorDatabase, PendingEdit } from './typed-rows.js';
 import { mirrorDatabase } from '../db/mirror-database.js';
+import { releaseReopenFrame, reopenWhenClosed } from '../db/reopen.js';
 import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
@@ -59,6 +60,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const collections = orderByGroups(options.syncGroups, mirroredCollections(options.collections));
   const name = options.dbName;
   const db = mirrorDatabase(name, options);
+  const stopReopening = reopenWhenClosed(db);
   const feed = createStatusFeed({ db, online: env.isOnline(), collections, groups: options.syncGroups });
   // Pulls report their progress to the feed, with estimates of what is left added; the progress
   // ends with the feed (the mirror closed), and a question still out is cancelled.
@@ -113,7 +115,9 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     watch.stopAll();
     feed.close();
     await stranded.close();
+    stopReopening();
     db.close();
+    releaseReopenFrame(db);
     await options.storage?.close?.();
   }
   return { db, env, collections, feed, controller, edits, watch, stranded, release };

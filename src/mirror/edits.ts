@@ -1,5 +1,8 @@
+import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
-import { ValidationError } from '../errors/index.js';
+import { isConnectionLost } from '../db/connection-lost.js';
+import { isReopening, reopenDatabase } from '../db/reopen.js';
+import { StorageError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
 import { isCollectionName, type CollectionName } from '../schema/collections.js';
 import { type ConflictChoice, resolveConflict } from '../sync/conflicts/index.js';
@@ -44,18 +47,35 @@ export function createEdits(options: EditsOptions): Edits {
     );
   }
 
+  /**
+   * An edit that met a lost connection did not complete: it rejects with a `StorageError` the app
+   * can show (and make again), and the database is opened again for the next one. So does one
+   * whose transaction failed while the database is being opened again (it died with the
+   * connection). Any other error (a record refused, say) is thrown as it is.
+   */
+  function lostConnection(what: string, collection: CollectionName, error: unknown): never {
+    const storageFailure = error instanceof Dexie.DexieError || error instanceof DOMException;
+    if (!isConnectionLost(error) && !(storageFailure && isReopening(db))) throw error;
+    void reopenDatabase(db).catch(() => undefined);
+    throw new StorageError(`${what}: the connection to database "${db.name}" was lost before the edit of ${collection} was stored; it is being opened again: make the edit again`, {
+      path: db.name,
+      problem: 'connection-lost',
+      cause: error,
+    });
+  }
+
   return {
     async save(collection, record) {
       assertOpen('save');
       assertMirrored(collection, 'save');
-      const id = await saveLocal(db, collection, record, { now: options.now() });
+      const id = await saveLocal(db, collection, record, { now: options.now() }).catch((error: unknown) => lostConnection('save', collection, error));
       outboxGrew();
       return id;
     },
     async remove(collection, id) {
       assertOpen('remove');
       assertMirrored(collection, 'remove');
-      await removeLocal(db, collection, id, { now: options.now() });
+      await removeLocal(db, collection, id, { now: options.now() }).catch((error: unknown) => lostConnection('remove', collection, error));
       outboxGrew();
     },
     async retryRejected(ids) {

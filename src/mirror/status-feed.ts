@@ -1,5 +1,6 @@
 import { liveQuery } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
+import { watchReopening } from '../db/reopen.js';
 import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
 import { groupStatuses, readUnavailable, type ListName, type SyncGroup } from '../sync/cycle/index.js';
 import { oldestEditAt, OUTBOX_TOUCHED, readOrphanedCreates } from '../sync/outbox/index.js';
@@ -85,6 +86,11 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   // A live query that ran while the database could not be opened (no room to create it, say)
   // never answers again: the counts are followed afresh each time the database opens.
   db.on('ready', followCounts, true);
+  const stopWatching = watchReopening(db, () => set({ storage: 'reopening' }));
+  const opened = () => {
+    if (status.value.storage !== 'open') set({ storage: 'open' });
+  };
+  db.on('ready', opened, true);
 
   return {
     status,
@@ -95,6 +101,8 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
     },
     close() {
       db.on('ready').unsubscribe(followCounts);
+      db.on('ready').unsubscribe(opened);
+      stopWatching();
       counts?.unsubscribe();
       pulls?.unsubscribe();
       status.complete();

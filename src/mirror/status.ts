@@ -106,6 +106,13 @@ export interface SyncStatus<G extends string = string> {
    * the mirror is made), no group with something to pull is complete. `whenSynced` waits for one.
    */
   groups: Record<G, SyncGroupStatus>;
+  /**
+   * The database's connection: `'reopening'` from the moment a lost connection was met (WebKit's
+   * storage process died under the page) until the database is open again, without a reload; an
+   * edit made meanwhile rejects with a `StorageError` (`problem: 'connection-lost'`) or waits for
+   * the open. `'open'` otherwise (also before the first open).
+   */
+  storage: 'open' | 'reopening';
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -132,6 +139,7 @@ export function initialStatus(online: boolean): SyncStatus {
     oldestPendingEditAt: undefined,
     lastPulledAt: {},
     groups: {},
+    storage: 'open',
     lastSyncAt: undefined,
     lastError: undefined,
   };

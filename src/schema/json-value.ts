@@ -47,7 +47,7 @@ function findProblem(value: unknown, path: (string | number)[], ancestors: objec
   if (ancestors.length >= MAX_JSON_DEPTH) return `must be nested at most ${MAX_JSON_DEPTH} levels deep`;
   if (!Array.isArray(value)) {
     const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
+    if (prototype !== null && !isObjectPrototype(prototype)) {
       const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
       return `must be a plain object, array or JSON value, got ${typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a prototype'}`;
     }
@@ -81,4 +81,15 @@ function findInObject(object: Record<string, unknown>, path: (string | number)[]
     path.pop();
   }
   return undefined;
+}
+
+/**
+ * True for `Object.prototype` of any realm: a record read back from IndexedDB through another
+ * frame's (see `freshFrameIndexedDb`) is a plain object of that frame.
+ */
+function isObjectPrototype(prototype: unknown): boolean {
+  if (prototype === Object.prototype) return true;
+  if (typeof prototype !== 'object' || prototype === null || Object.getPrototypeOf(prototype) !== null) return false;
+  const ctor = (prototype as { constructor?: unknown }).constructor;
+  return typeof ctor === 'function' && ctor.name === 'Object' && Function.prototype.toString.call(ctor) === Function.prototype.toString.call(Object);
 }

@@ -55,6 +55,8 @@ export interface StageOptions {
   /** The simulator's options (`size: 'tiny'` unless given; its clock starts now). */
   sim?: SimulatorOptions;
   launch?: LaunchOptions;
+  /** Starts the browser instead of `launchEngine(engine, launch)` (WebKit through its inspector, say). */
+  browser?: () => Promise<EngineBrowser>;
 }
 
 /** Starts a {@link Stage} for `engine`. */
@@ -67,7 +69,7 @@ export async function startStage(engine: EngineName, options: StageOptions = {})
     started.sim = await createSimulator({ port: 0, size: 'tiny', clock: { start: Date.now() }, ...options.sim });
     started.server = await createAppServer({ root, apiBaseUrl: started.sim.baseUrl, pageErrors: (error) => errors.push(error) });
     started.front = await startFront(started.server.url, new URL(started.sim.baseUrl).pathname);
-    started.browser = await launchEngine(engine, options.launch);
+    started.browser = await (options.browser ? options.browser() : launchEngine(engine, options.launch));
   } catch (error) {
     await started.front?.close();
     await started.server?.stop();
@@ -137,7 +139,7 @@ async function writePage(root: string): Promise<void> {
 }
 
 const BUNDLE_INPUTS = ['src', 'test/browser/page'];
-const PAGE_MODULES = ['src/index.ts', 'test/browser/page/harness.ts', 'test/browser/page/previous-release.ts', 'test/browser/page/pieces.ts'];
+const PAGE_MODULES = ['src/index.ts', 'test/browser/page/harness.ts', 'test/browser/page/previous-release.ts', 'test/browser/page/pieces.ts', 'test/browser/page/storage-probe.ts'];
 
 /**
  * The library and the page harness as one classic script setting `globalThis.conformance`, built

@@ -116,6 +116,7 @@ describe('the typed reads', () => {
     expectTypeOf(status.lastPulledAt.customers).toEqualTypeOf<number | undefined>();
     // @ts-expect-error: the category tree has no checkpoint of its own
     void status.lastPulledAt.categories;
+    expectTypeOf(status.storage).toEqualTypeOf<'open' | 'reopening'>();
   });
 
   it('keeps the status and the progress read-only', () => {

@@ -1,5 +1,7 @@
 import { Dexie } from 'dexie';
+import { isConnectionLost } from '../../db/connection-lost.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
+import { reopenDatabase } from '../../db/reopen.js';
 import { AuthError, type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isTimeoutError } from '../../errors/index.js';
 
 /** What a quota error says when the engine gave it no message (Chromium gives none). */
@@ -49,12 +51,9 @@ export function isQuotaError(error: unknown): boolean {
   return quotaError(error) !== undefined;
 }
 
-/** The IndexedDB connection went away under the mirror (Safari closes them). */
+/** The IndexedDB connection went away under the mirror (see `isConnectionLost`). */
 export function isClosedDatabase(error: unknown): boolean {
-  return (
-    error instanceof Dexie.DatabaseClosedError ||
-    (error instanceof Error && error.name === 'InvalidStateError' && /closing|closed/i.test(error.message))
-  );
+  return isConnectionLost(error);
 }
 
 /**
@@ -102,7 +101,8 @@ export interface FailureContext {
  *   refused for has been replaced since;
  * - a quota error pauses it (`storage-error`, the error shown as the engine's `QuotaExceededError`),
  *   and the database connection is opened afresh for the next run;
- * - a lost IndexedDB connection (Safari drops them) is reopened and the run retried;
+ * - a lost IndexedDB connection (WebKit loses them when its storage process dies) is opened again
+ *   (`reopenDatabase`) and the run retried; `lastError` says the connection was lost;
  * - anything else shows `error` (or `offline`) and is retried with backoff.
  */
 export function judgeFailure(error: unknown, context: FailureContext): FailureVerdict {
@@ -118,7 +118,11 @@ export function judgeFailure(error: unknown, context: FailureContext): FailureVe
     // Named the same in every engine, whatever wrapped it (see `quotaError`).
     return { event: 'storage-full', lastError: describeError(quota) };
   }
-  if (isClosedDatabase(error) && !context.closed) void context.db.open().catch(() => undefined);
+  if (isClosedDatabase(error) && !context.closed) {
+    // A failed reopen is met again by the next run, which tries again.
+    void reopenDatabase(context.db).catch(() => undefined);
+    return { event: 'run-failed', lastError: { name: 'StorageError', message: `the connection to the database was lost; opening it again (${describeError(error).message})` } };
+  }
   return { event: 'run-failed', lastError: describeError(error) };
 }
 

@@ -27,11 +27,12 @@ export interface SeenStatus {
   pendingPushes: number;
   conflicts: number;
   lastError: SyncStatus['lastError'];
+  storage: SyncStatus['storage'];
 }
 
 /** The page's state, as `evaluate` code reads it: `(window as unknown as PageWindow)`. */
 export interface PageWindow {
-  conformance: typeof import('./harness.js') & typeof import('./previous-release.js') & typeof import('./pieces.js') & typeof import('../../../src/index.js');
+  conformance: typeof import('./harness.js') & typeof import('./previous-release.js') & typeof import('./pieces.js') & typeof import('./storage-probe.js') & typeof import('../../../src/index.js');
   /** The mirror {@link openMirror} made. */
   mirror: Mirror;
   /** Every status the mirror published, oldest first. */
@@ -69,7 +70,7 @@ export function openMirror(options: PageMirrorOptions): Mirror {
   });
   page.mirror = mirror;
   mirror.status.subscribe((s) =>
-    statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError }),
+    statuses.push({ phase: s.phase, leader: s.leader, pendingPushes: s.pendingPushes, conflicts: s.conflicts, lastError: s.lastError, storage: s.storage }),
   );
   return mirror;
 }

@@ -11,16 +11,16 @@
  * person's browser does: under WebKitWebDriver, MiniBrowser's session is ephemeral and IndexedDB
  * lives in memory.
  *
- * Node 20 has a WebSocket only with `--experimental-websocket` (`bench/run.ts` passes it).
- * Not a benchmark itself: `bench/run.ts` runs only files named `*.bench.ts`.
+ * Node 20 has a WebSocket only with `--experimental-websocket` (`bench/run.ts` and the test
+ * configuration pass it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NAME_HELPER, type EngineTab } from '../../scripts/engines/engine.js';
-import { freePort, MINIBROWSER_PATH } from '../../scripts/engines/webkit.js';
-import { display } from '../../scripts/engines/xvfb.js';
+import { NAME_HELPER, type EngineTab } from './engine.js';
+import { freePort, MINIBROWSER_PATH } from './webkit.js';
+import { display } from './xvfb.js';
 
 /** A page of a MiniBrowser driven through its inspector. */
 export interface InspectedPage {
@@ -34,6 +34,8 @@ export interface InspectedPage {
   on(method: string, listener: (params: Record<string, unknown>) => void): () => void;
   /** The folder the browser was given as its home for data, cache and configuration (removed on close). */
   dataDir: string;
+  /** The MiniBrowser's process id (its network and web processes are its children). */
+  pid: number;
   /** Closes the connection and the browser, and removes its data folder. */
   close(): Promise<void>;
 }
@@ -69,7 +71,7 @@ export async function inspectWebKitPage(url: string): Promise<InspectedPage> {
   });
   try {
     const socket = await connect(port, url, browser);
-    return await pageSession(socket, data, async () => {
+    return await pageSession(socket, data, browser.pid!, async () => {
       socket.close();
       browser.kill();
       await new Promise((resolve) => (browser.exitCode === null ? browser.once('exit', resolve) : resolve(null)));
@@ -108,7 +110,7 @@ async function connect(port: number, url: string, browser: ChildProcess): Promis
  * commands go to it wrapped in `Target.sendMessageToTarget`, answers and events come back wrapped
  * in `Target.dispatchMessageFromTarget`.
  */
-async function pageSession(socket: WebSocket, dataDir: string, close: () => Promise<void>): Promise<InspectedPage> {
+async function pageSession(socket: WebSocket, dataDir: string, pid: number, close: () => Promise<void>): Promise<InspectedPage> {
   let target: string | undefined;
   let targetReady: () => void = () => undefined;
   const targetKnown = new Promise<void>((resolve) => (targetReady = resolve));
@@ -152,6 +154,7 @@ async function pageSession(socket: WebSocket, dataDir: string, close: () => Prom
       return () => listeners.delete(listener);
     },
     dataDir,
+    pid,
     async evaluate<T>(expression: string) {
       const answer = (await send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value?: unknown; description?: string }; wasThrown?: boolean };
       if (answer.wasThrown) throw new Error(`WebKit page: ${answer.result.description ?? 'an exception'}`);
