@@ -27,7 +27,9 @@ describeEngines('a first sync interrupted by a reload in %s', { timeout: 90_000 
 
   it('resumes the traversal under way from its saved cursor', async () => {
     const { sim } = stage;
-    const open = { token: sim.token, tenant: freshTenant('resume'), pageLimit: PAGE, pollIntervalMs: 600_000 };
+    // One page a transaction: the traversal asks a page only once the one two before it is written
+    // (with more, it runs up to that many pages ahead of its writes, and the reload may find none).
+    const open = { token: sim.token, tenant: freshTenant('resume'), pageLimit: PAGE, pagesPerTransaction: 1, pollIntervalMs: 600_000 };
     // The third page of the long collection is held unanswered: the page is reloaded while it waits.
     // Every request for it is held: Firefox sends a request held this way again, on a new
     // connection, as the reload starts, and the page not yet gone would get that answer.

@@ -13,6 +13,7 @@ export interface PageMirrorOptions {
   /** Keeps each test's database apart in one browser profile. */
   tenant: string;
   pageLimit?: number;
+  pagesPerTransaction?: number;
   pollIntervalMs?: number;
   leaderLeaseMs?: number;
   conflict?: NonNullable<MirrorOptions['conflict']>;
