@@ -36,6 +36,12 @@ export interface TraversalCursor {
   maxV: number;
   /** Records applied so far in this traversal (for progress). */
   records: number;
+  /**
+   * The traversal's order (spec: Pagination): it resumes in this one, as the spec wants the
+   * direction never to change during a traversal. Absent on a cursor saved before it was recorded,
+   * when every traversal ran `forward`: such a cursor resumes `forward`.
+   */
+  direction?: 'forward' | 'backward' | undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * A first sync cut short by a reload of the page resumes where its last applied page left it: the
- * traversal under way asks next for the page after its saved cursor (`id_start`), never from the
- * start again, and the mirror ends equal to the server.
+ * traversal under way asks next for the page after its saved cursor (`id_start`), in the direction it
+ * went (stock history's first traversal goes newest first), never from the start again, and the
+ * mirror ends equal to the server.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { COLLECTIONS } from '../../src/schema/collections.js';
@@ -35,7 +36,8 @@ describeEngines('a first sync interrupted by a reload in %s', { timeout: 90_000 
     // connection, as the reload starts, and the page not yet gone would get that answer.
     const pages: URL[] = [];
     const stall = stage.front.stall((url) => {
-      if (!url.pathname.endsWith(`/${LONG}`)) return false;
+      // The traversal's pages only, not the progress estimate's questions (100 records each).
+      if (!url.pathname.endsWith(`/${LONG}`) || url.searchParams.get('limit') !== String(PAGE)) return false;
       if (pages.length < 3) pages.push(url);
       return url.search === pages[2]?.search;
     });
@@ -57,20 +59,22 @@ describeEngines('a first sync interrupted by a reload in %s', { timeout: 90_000 
     // cursor after the first page, or after the second when its transaction committed in time.
     expect(saved.map((row) => row.collection)).toEqual([LONG]);
     const cursor = saved[0]!.cursor!;
+    expect(cursor.direction).toBe('backward');
+    expect(pages.map((url) => url.searchParams.get('direction'))).toEqual(['backward', 'backward', 'backward']);
     const startOf = (page: number) => pages[page]!.searchParams.get('id_start');
     expect([[startOf(1), PAGE], [startOf(2), 2 * PAGE]]).toContainEqual([cursor.idStart, cursor.records]);
 
     await tab.evaluate(() => (window as unknown as PageWindow).mirror.start());
     await waitUntil('the sync to end', () => tab.evaluate(() => (window as unknown as PageWindow).mirror.status.value.lastSyncAt !== undefined), Boolean, SLOW);
 
-    // The traversal's pages, forward; the progress estimate's one look at the newest records
-    // (backward, from the end) is not a traversal.
+    // The traversal's pages (the progress estimate's questions, of 100 records, are not a traversal).
     const asked = sim.requests
       .recent()
-      .filter((r) => r.seq > before && r.method === 'GET' && r.path.endsWith(`/${LONG}`) && r.query.direction !== 'backward')
-      .map((r) => ({ id_start: r.query.id_start ?? '0', version_start: r.query.version_start ?? '0' }));
-    // The first page asked after the reload is the one after the saved cursor, of the same traversal...
-    expect(asked[0]).toEqual({ id_start: cursor.idStart, version_start: String(cursor.versionStart) });
+      .filter((r) => r.seq > before && r.method === 'GET' && r.path.endsWith(`/${LONG}`) && r.query.limit === String(PAGE))
+      .map((r) => ({ id_start: r.query.id_start ?? '0', version_start: r.query.version_start ?? '0', direction: r.query.direction }));
+    // The first page asked after the reload is the one after the saved cursor, of the same traversal, in its direction...
+    expect(asked[0]).toEqual({ id_start: cursor.idStart, version_start: String(cursor.versionStart), direction: 'backward' });
+    expect(asked.filter((q) => q.version_start === '0').every((q) => q.direction === 'backward')).toBe(true);
     // ...and the traversal from version 0 never starts over (the delta traversal after it starts at its checkpoint).
     expect(asked.filter((q) => q.id_start === '0' && q.version_start === '0')).toEqual([]);
     const counts = await tab.evaluate(

@@ -14,9 +14,17 @@ describe('mirror.progress during a first sync', () => {
     mirror = sim = undefined;
   });
 
-  /** A mirror of stock history alone, 50 records a page, its requests counted: its pages, and the estimate's questions. */
-  function stockMirror(server: Simulator, factory = new IDBFactory(), fail?: (page: number) => boolean): { mirror: Mirror; requests: { pages: number; probes: number } } {
-    const requests = { pages: 0, probes: 0 };
+  /**
+   * A mirror of stock history alone (or of `collection`), 50 records a page, its requests counted: its
+   * pages, and the estimate's questions with their directions.
+   */
+  function stockMirror(
+    server: Simulator,
+    factory = new IDBFactory(),
+    fail?: (page: number) => boolean,
+    collection: 'stock_history' | 'customers' = 'stock_history',
+  ): { mirror: Mirror; requests: { pages: number; probes: number; probeDirections: string[]; pageDirections: string[] } } {
+    const requests = { pages: 0, probes: 0, probeDirections: [] as string[], pageDirections: [] as string[] };
     const made = createMirror({
       baseUrl: server.baseUrl,
       token: server.token,
@@ -24,7 +32,7 @@ describe('mirror.progress during a first sync', () => {
       indexedDB: factory,
       IDBKeyRange,
       dbName: 'progress',
-      collections: ['stock_history'],
+      collections: [collection],
       categories: false,
       reconcileIntervalMs: 0,
       pageLimit: 50,
@@ -34,10 +42,16 @@ describe('mirror.progress during a first sync', () => {
       retry: 0,
       fetch: async (input, init) => {
         const url = new URL(input instanceof Request ? input.url : String(input));
-        if (url.pathname.endsWith('/stock_history')) {
-          if (url.searchParams.get('limit') !== '50') requests.probes++;
-          else if (fail?.(requests.pages + 1)) throw new TypeError('fetch failed');
-          else requests.pages++;
+        if (url.pathname.endsWith(`/${collection}`)) {
+          const direction = url.searchParams.get('direction') ?? '';
+          if (url.searchParams.get('limit') !== '50') {
+            requests.probes++;
+            requests.probeDirections.push(direction);
+          } else if (fail?.(requests.pages + 1)) throw new TypeError('fetch failed');
+          else {
+            requests.pages++;
+            requests.pageDirections.push(direction);
+          }
         }
         return fetch(input, init);
       },
@@ -45,29 +59,36 @@ describe('mirror.progress during a first sync', () => {
     return { mirror: made, requests };
   }
 
-  it('shows the records so far and an estimate that comes close before the end and is exact at it', async () => {
-    sim = await createSimulator({ port: 0, size: { stock_history: 3_000 }, seed: 4, activity: false });
-    const actual = sim.store.count('stock_history');
+  it.each([
+    // A first traversal of stock history goes newest first: its records left lie below its position.
+    { collection: 'stock_history' as const, direction: 'backward' },
+    { collection: 'customers' as const, direction: 'forward' },
+  ])('shows the records so far and an estimate that comes close before the end and is exact at it ($collection, $direction)', async ({ collection, direction }) => {
+    sim = await createSimulator({ port: 0, size: { [collection]: 3_000 }, seed: 4, activity: false });
+    const actual = sim.store.count(collection);
     expect(actual).toBeGreaterThan(2_000);
-    const made = stockMirror(sim);
+    const made = stockMirror(sim, undefined, undefined, collection);
     mirror = made.mirror;
     const seen: SyncProgress[] = [];
     mirror.progress.subscribe((p) => seen.push(p));
     await mirror.syncNow();
 
-    const entries = seen.map((p) => p.collections.stock_history).filter((p): p is CollectionSyncProgress => p !== undefined);
+    const entries = seen.map((p) => p.collections[collection]).filter((p): p is CollectionSyncProgress => p !== undefined);
     const last = entries.at(-1)!;
-    expect(last).toMatchObject({ done: true, records: actual, estimate: { remaining: 0, total: actual, fraction: 1 } });
+    expect(last).toMatchObject({ done: true, records: actual, direction, estimate: { remaining: 0, total: actual, fraction: 1 } });
     expect(seen.at(-1)).toMatchObject({ records: actual, remaining: undefined });
     // The estimate arrives while the traversal runs, and from then on the totals carry it.
-    const estimated = seen.filter((p) => !p.collections.stock_history?.done && p.remaining !== undefined);
+    const estimated = seen.filter((p) => !p.collections[collection]?.done && p.remaining !== undefined);
     expect(estimated.length).toBeGreaterThan(0);
-    for (const p of estimated) expect(p.remaining).toBe(p.collections.stock_history!.estimate!.remaining);
+    for (const p of estimated) expect(p.remaining).toBe(p.collections[collection]!.estimate!.remaining);
     const halfway = entries.find((p) => !p.done && p.estimate && p.records >= actual / 2)!;
     expect(Math.abs(halfway.estimate!.total - actual) / actual).toBeLessThan(0.25);
-    // One question for the newest id, and probes within the limit.
+    // One question for where the traversal ends (the other way), and probes within the limit, the traversal's way.
     expect(made.requests.probes).toBeGreaterThan(1);
     expect(made.requests.probes).toBeLessThanOrEqual(1 + MAX_PROBES);
+    expect(new Set(made.requests.pageDirections)).toEqual(new Set([direction]));
+    const other = direction === 'forward' ? 'backward' : 'forward';
+    expect(made.requests.probeDirections.filter((d) => d === other)).toHaveLength(1);
   });
 
   it('shows the estimate within a few pages of a slow service: its first probes do not go one round trip at a time', async () => {

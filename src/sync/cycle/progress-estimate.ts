@@ -3,7 +3,8 @@ import type { Id } from '../../ids/id.js';
 /**
  * What a collection's traversal is estimated to have left. The service gives no count, so the
  * estimate comes from the id range still ahead: a traversal walks ids upwards, from where it
- * stands to the server's newest id, and that range is cut into windows whose records are counted
+ * stands to the server's newest id (a traversal newest first walks its ids negated, so the same
+ * holds: see the progress tracker's `Axis`), and that range is cut into windows whose records are counted
  * by a probe each (a small page from the window's start, see `windowCount`). Ids start with
  * their creation time and shops grow, so records crowd towards the newest ids: the windows whose
  * count is a guess from a density are split where most records are guessed to be, and probed

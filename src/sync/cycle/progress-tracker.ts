@@ -17,12 +17,13 @@ import {
   type TraversalSample,
 } from './progress-estimate.js';
 import type { CollectionSyncProgress, SyncProgress } from './sync-progress.js';
+import type { Id } from '../../ids/id.js';
 
 /** Options of {@link createProgressTracker}. */
 export interface ProgressTrackerOptions {
   /** Where a traversal's `version_start` is read (its saved cursor), for the probes to ask the same records. */
   db: MirrorDb;
-  /** Asked for a collection's newest record and for the probes (small pages, forward by id). */
+  /** Asked for the records where a traversal ends and for the probes (small pages, in the traversal's direction). */
   client: Pick<SyncClient, 'list'>;
   /** Where the progress is published (the mirror's `progress`). */
   progress: ProgressSink;
@@ -44,6 +45,9 @@ export interface ProgressTracker {
 
 /** One collection's traversal under way, as far as the estimate goes. */
 interface Traversal {
+  /** Where ids lie on the line the estimate walks (see {@link axisOf}). */
+  axis: Axis;
+  /** Positions on {@link axis}. */
   samples: TraversalSample[];
   /** The windows ahead, once every probe answered. */
   windows: IdWindow[] | undefined;
@@ -55,8 +59,34 @@ interface Traversal {
 }
 
 /**
+ * The line a traversal's estimate walks: its ids in the order it reads them, so that the records
+ * it has left always lie above its position, as `progress-estimate.ts` counts them. A `forward`
+ * traversal walks the ids themselves; a `backward` one (newest first) walks them negated, and the
+ * questions that count its records go the other way: where it ends is its oldest records (a small
+ * page forward from the start), and a window is probed by a small page backward from its start.
+ * The same number of questions either way.
+ */
+interface Axis {
+  /** An id's place on the line. */
+  place(id: Id): Id;
+  /** The id at a place on the line: a probe's `id_start`. */
+  id(place: bigint): Id;
+  /** The direction of the traversal, and of its probes. */
+  direction: 'forward' | 'backward';
+  /** The other one: the question for the records where the traversal ends. */
+  toEnd: 'forward' | 'backward';
+}
+
+/** The {@link Axis} of a traversal in `direction` (absent: forward). */
+function axisOf(direction: 'forward' | 'backward' | undefined): Axis {
+  if (direction === 'backward') return { place: (id) => (-BigInt(id)).toString(), id: (place) => (-place).toString(), direction, toEnd: 'forward' };
+  return { place: (id) => id, id: (place) => place.toString(), direction: 'forward', toEnd: 'backward' };
+}
+
+/**
  * Creates a {@link ProgressTracker}. A traversal that reaches its second page asks the server
- * for the collection's newest records (a small page, backward by id), then probes the ids between
+ * for the records where it will end (the collection's newest, a small page backward by id; its
+ * oldest for a traversal newest first, see {@link Axis}), then probes the ids between
  * its position and that one (see `progress-estimate.ts`): the first pass `PROBES_AT_ONCE` at a
  * time (the estimate shows once it is counted), the refinements one at a time, at most
  * `MAX_PROBES` small pages, and nothing at all for a delta of one page. The questions never hold
@@ -74,7 +104,7 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
   const estimateOf = (traversal: Traversal, progress: CollectionProgress) => {
     if (progress.done) return estimate(progress.records);
     if (!traversal.windows || progress.position === undefined) return undefined;
-    return estimateFromWindows(progress.records, progress.position, traversal.windows, traversal.newestDensity);
+    return estimateFromWindows(progress.records, traversal.axis.place(progress.position), traversal.windows, traversal.newestDensity);
   };
 
   /**
@@ -87,16 +117,17 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     const row = await options.db._sync_checkpoints.get(collection);
     // The probes ask what the traversal asks: a delta counts only the records changed since its start.
     const versionStart = row?.cursor?.versionStart ?? 0;
-    // The newest records: where the traversal ends, and how dense the ids are there.
-    const last = await client.list(collection, { direction: 'backward', limit: PROBE_RECORDS, versionStart, signal });
-    const newest = last[0]?.id;
-    traversal.newestDensity = newestDensity(last.map((record) => BigInt(record.id)));
+    const { axis } = traversal;
+    // The records where the traversal ends (the newest, going forward), and how dense the ids are there.
+    const last = await client.list(collection, { direction: axis.toEnd, limit: PROBE_RECORDS, versionStart, signal });
+    const newest = last[0] && axis.place(last[0].id);
+    traversal.newestDensity = newestDensity(last.map((record) => BigInt(axis.place(record.id))));
     const position = traversal.samples.at(-1)?.position;
     if (newest === undefined || position === undefined || !current()) return;
     const windows = idWindows(position, newest, probeCount(roughRemaining(traversal.samples, newest) ?? 0, FIRST_PROBES));
     const probe = async (window: IdWindow) => {
-      const page = await client.list(collection, { direction: 'forward', idStart: window.start.toString(), versionStart, limit: PROBE_RECORDS, signal });
-      window.ids = page.map((record) => BigInt(record.id));
+      const page = await client.list(collection, { direction: axis.direction, idStart: axis.id(window.start), versionStart, limit: PROBE_RECORDS, signal });
+      window.ids = page.map((record) => BigInt(axis.place(record.id)));
       window.full = page.length + page.rejected.length >= PROBE_RECORDS;
       return current();
     };
@@ -135,11 +166,11 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     onProgress(collection, progress) {
       let traversal = traversals.get(collection);
       if (!traversal || progress.pages <= 1) {
-        traversal = { samples: [], windows: undefined, newestDensity: undefined, asked: false, over: false };
+        traversal = { axis: axisOf(progress.direction), samples: [], windows: undefined, newestDensity: undefined, asked: false, over: false };
         traversals.set(collection, traversal);
       }
       if (progress.done) traversal.over = true;
-      if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: progress.position });
+      if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: traversal.axis.place(progress.position) });
       if (!traversal.asked && !progress.done && traversal.samples.length >= 2 && !signal.aborted) ask(collection, traversal);
       publish(collection, { ...progress, estimate: estimateOf(traversal, progress) });
     },

@@ -24,6 +24,7 @@ export type DefaultSyncGroupName = 'reference' | 'catalogue' | 'history';
  * 2. `catalogue`: products with their price matrix, and customers (what a sale is made of).
  * 3. `history`: orders and their items first (the sales), then transactions, shifts, stock-ups,
  *    and stock history (the largest collection of most shops) last.
+ *    Each of these is traversed newest first on a first sync (`NEWEST_FIRST`, in the pull).
  *
  * The category tree, which is not one of the 14 collections, is read at the end of every full run.
  */

@@ -14,6 +14,16 @@ import type { PageLike } from '../sync-client.js';
  * `maxV + 1` is used when it is lower: every record with `_v <= maxV` that existed when the
  * traversal started has been seen, and any later write gets a `_v` above the start time.
  * The checkpoint never moves backwards.
+ *
+ * The rule holds in either direction of traversal (a first sync of the history runs `backward`,
+ * newest first), because it rests on two facts that do not depend on the order of the pages:
+ * - a record the traversal had not yet read when it changed is read later, as it then is (a
+ *   change never moves a record's id, so it stays in the part of the id range still ahead);
+ * - every record created or changed after the traversal started (after `startedAt` on the
+ *   server's clock) gets a `_v` at or above `startedAt`, so at or above the next checkpoint.
+ * A backward traversal never reaches a record created after it started (its id is above the first
+ * page's, behind the traversal), and reads a record changed after its page as it was: both are in
+ * the next delta traversal, by the second fact, as a forward traversal's are.
  */
 export function nextCheckpoint(previous: number, maxV: number, startedAt: number, skewMarginMs: number): number {
   if (maxV <= 0) return previous;

@@ -13,6 +13,12 @@ export interface CollectionProgress {
   done: boolean;
   /** The id the traversal has reached (its next `id_start`): where an estimate of what is left starts. */
   position?: Id | undefined;
+  /**
+   * The traversal's order: `backward` (newest first) for the first full traversal of a history
+   * collection, `forward` for every other. Records left lie below {@link position} when it is
+   * `backward`, above it when `forward`.
+   */
+  direction?: 'forward' | 'backward' | undefined;
   /** Records the traversal had applied before it was interrupted, when it resumed from its saved cursor. */
   resumedAt?: number | undefined;
 }

@@ -10,6 +10,7 @@ import { PULL_DEFAULTS } from './pull-defaults.js';
 import { openTraversal, pageLimitFor, traverseInGroups } from './traverse.js';
 import { combineReports, startReport, tallyPages, type CollectionProgress, type PullReport } from './pull-report.js';
 import { createReadAhead } from './read-ahead.js';
+import { resumedDirection, traversalDirection, type TraversalDirection } from './traversal-direction.js';
 import { inTransaction } from '../../db/in-transaction.js';
 
 /** Options of {@link createPuller}. */
@@ -98,8 +99,10 @@ export function createPuller(options: PullerOptions): Puller {
     // A resumed traversal is followed by another of the same collection: the read-ahead waits for that one.
     const readAheadOf = resumed || !next ? undefined : { collection: next, row: savedNext ?? freshRow(next) };
     const report = startReport(collection, row.checkpoint);
-    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const versionStart = cursor?.versionStart ?? row.checkpoint;
+    // A new traversal takes the direction of its collection; a resumed one keeps its own.
+    const direction = directionOf(collection, row);
+    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, direction, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const elapsed = early?.elapsed ?? startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
 
@@ -107,7 +110,7 @@ export function createPuller(options: PullerOptions): Puller {
       const last = pages[pages.length - 1]!;
       if (last.done && readAheadOf) ahead.start(readAheadOf.collection, readAheadOf.row, signal);
       const startedAt = cursor?.startedAt ?? traversalStart(pages[0]!, row.checkpoint, elapsed());
-      const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0 };
+      const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0, direction };
       // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
       const refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
       const pageRecords = pages.map((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
@@ -117,6 +120,7 @@ export function createPuller(options: PullerOptions): Puller {
         startedAt: base.startedAt,
         maxV: Math.max(base.maxV, ...pageRecords.map(highestVersion)),
         records: base.records + pages.reduce((n, page) => n + page.length, 0),
+        direction,
       };
       const written = await inTransaction(db, 'rw', tables, async (db) => {
         // The cursor is saved in the same transaction as the pages it follows: a crash between
@@ -128,7 +132,8 @@ export function createPuller(options: PullerOptions): Puller {
         let count = 0;
         for (const [i, records] of pageRecords.entries()) {
           const [result] = await writesTogether([
-            // Without a version filter the pages are every record of their id range.
+            // Without a version filter the pages are every record of their id range (in either
+            // direction: the range is the page's lowest to highest id).
             applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
             holdInQuarantine(db, refusals[i]!.rows),
             i === pageRecords.length - 1 ? db._sync_checkpoints.put({ ...row, cursor: next }) : undefined,
@@ -169,10 +174,18 @@ export function createPuller(options: PullerOptions): Puller {
   /** The query of the traversal that starts from `row`: its saved cursor, else its checkpoint. */
   function traversalQuery(collection: CollectionName, row: CheckpointRow): Parameters<typeof openTraversal>[2] {
     const { cursor } = row;
-    return { direction: 'forward', versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
+    return { direction: directionOf(collection, row), versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
   }
 
   return { pull, reset };
+}
+
+/**
+ * The direction of the traversal that starts from `row`: the saved cursor's, so an interrupted
+ * traversal never changes it, else the one a new traversal from the checkpoint takes.
+ */
+function directionOf(collection: CollectionName, row: CheckpointRow): TraversalDirection {
+  return row.cursor ? resumedDirection(row.cursor) : traversalDirection(collection, row.checkpoint);
 }
 
 /** The checkpoint row of a collection never pulled. */

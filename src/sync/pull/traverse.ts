@@ -3,7 +3,7 @@ import { COLLECTION_INFO } from '../../schema/index.js';
 import type { PageLike, SyncClient, TraversalQuery } from '../sync-client.js';
 
 /**
- * A forward traversal whose first page is requested (and, once it arrives, read through the
+ * A traversal (either direction) whose first page is requested (and, once it arrives, read through the
  * schema) as soon as it is opened, before anyone walks it: see {@link openTraversal}.
  */
 export interface OpenTraversal {
@@ -38,7 +38,7 @@ export function openTraversal(client: SyncClient, collection: CollectionName, qu
 }
 
 /**
- * Walks every page of a forward traversal, fetching the next page while the current one is
+ * Walks every page of a traversal (either direction), fetching the next page while the current one is
  * being written (one page ahead, never more: pages are not accumulated in memory). `onPage`
  * runs strictly in order; if it throws, or `signal` aborts, the read-ahead is cancelled and the
  * error propagates. `traversal` is a query (opened here) or a traversal opened ahead.
@@ -54,7 +54,7 @@ export async function traverse(
 }
 
 /**
- * Walks every page of a forward traversal as {@link traverse} does, but hands `onPages` every page
+ * Walks every page of a traversal as {@link traverse} does, but hands `onPages` every page
  * that arrived while the previous call ran, in order, up to `pagesPerCall` at a time (at least
  * one: it never waits for more than the next page). Pages keep being fetched while `onPages`
  * runs, until `pagesPerCall` wait: so at most twice `pagesPerCall` pages are in memory, and when

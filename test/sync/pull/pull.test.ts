@@ -210,8 +210,9 @@ describe('createPuller', () => {
     });
     await expect(createPuller({ db, client: crashing, pageLimit: 3, pagesPerTransaction: 4 }).pull('orders')).rejects.toThrow('crash');
     const saved = (await db._sync_checkpoints.get('orders'))!;
-    // Every page that came before the failed request was written, in transactions of up to four.
-    const ids = sim.store.list('orders').map((o) => BigInt(String(o.id))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    // Every page that came before the failed request was written, in transactions of up to four
+    // (a first traversal of orders goes newest first).
+    const ids = sim.store.list('orders').map((o) => BigInt(String(o.id))).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)).map(String);
     expect(saved.cursor?.records).toBe(3 * 10);
     expect(saved.cursor?.idStart).toBe(ids[3 * 10 - 1]);
     expect(await db.orders.count()).toBe(3 * 10);

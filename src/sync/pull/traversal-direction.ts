@@ -1,0 +1,37 @@
+import type { TraversalCursor } from '../../db/sync-rows.js';
+import type { CollectionName } from '../../schema/collections.js';
+import type { TraversalQuery } from '../sync-client.js';
+
+/** The order of a traversal (spec: Pagination): `forward` oldest first, `backward` newest first. */
+export type TraversalDirection = TraversalQuery['direction'];
+
+/**
+ * The collections whose first full traversal (`version_start` 0) runs `backward`, newest first:
+ * the history group of `DEFAULT_SYNC_GROUPS` (orders, their items, transactions, shifts,
+ * stock-ups, stock history). A new tablet's first sync then has today's sales, and the stock moves
+ * of today, in the mirror within the first pages of each of them, not at the end of years of
+ * history. The catalogue and the reference collections stay `forward`: a person needs all of them,
+ * in no particular order, before a sale. Delta traversals are always `forward`.
+ *
+ * The checkpoint rule does not depend on the direction (see `nextCheckpoint`), and an interrupted
+ * traversal resumes in the direction its cursor recorded (see {@link resumedDirection}).
+ */
+export const NEWEST_FIRST: ReadonlySet<CollectionName> = new Set<CollectionName>(['orders', 'order_details', 'transactions', 'shifts', 'stockup', 'stock_history']);
+
+/**
+ * The direction of a new traversal of `collection` from `versionStart`: `backward` for the first
+ * full traversal of a {@link NEWEST_FIRST} collection, `forward` for every other (a delta reads few
+ * records, and its order does not matter to anyone).
+ */
+export function traversalDirection(collection: CollectionName, versionStart: number): TraversalDirection {
+  return versionStart === 0 && NEWEST_FIRST.has(collection) ? 'backward' : 'forward';
+}
+
+/**
+ * The direction an interrupted traversal resumes in: the one its cursor recorded, never another
+ * (spec: Pagination rule 4, a changed direction skips or repeats records). A cursor saved before
+ * cursors recorded one (`direction` absent) is of a `forward` traversal: every traversal was.
+ */
+export function resumedDirection(cursor: TraversalCursor): TraversalDirection {
+  return cursor.direction ?? 'forward';
+}
