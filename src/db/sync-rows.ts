@@ -14,8 +14,15 @@ export interface CheckpointRow {
   collection: CollectionName | 'categories';
   /** `version_start` of the next traversal (ms). 0 until the first traversal completes. */
   checkpoint: number;
-  /** The traversal in progress, saved in the same transaction as the page it follows. */
+  /** The `forward` traversal in progress, saved in the same transaction as the page it follows. */
   cursor?: TraversalCursor | undefined;
+  /**
+   * The `backward` traversal in progress (a history collection's first, newest first), kept apart
+   * from `cursor`: a tab of an earlier release sharing the database reads only `cursor`, and would
+   * resume a backward traversal `forward` from its position, skipping every older record. It sees
+   * none and starts over instead. See `savedCursor`.
+   */
+  backwardCursor?: TraversalCursor | undefined;
   /** When the last traversal completed (local ms). */
   lastSyncAt?: number | undefined;
   /** True once a complete traversal from `version_start` 0 has been applied. */

@@ -70,8 +70,11 @@ describeEngines('a full storage in %s', { timeout: 60_000 }, (engine: EngineName
       }
       const row = (stored.checkpoints as CheckpointRow[]).find((c) => c.collection === table);
       // A collection holds the pages its cursor counts, all of them once done, or none.
-      const expected = row?.initialDone ? served : row?.cursor ? served.filter((id) => byId(id, row.cursor!.idStart!) <= 0) : [];
-      if (row?.cursor) expect(expected.length, table).toBe(row.cursor.records);
+      // A forward traversal holds the ids up to its cursor; a backward one (history, newest first) those from it.
+      const cursor = row?.cursor ?? row?.backwardCursor;
+      const kept = (id: string) => (row?.cursor ? byId(id, cursor!.idStart!) <= 0 : byId(id, cursor!.idStart!) >= 0);
+      const expected = row?.initialDone ? served : cursor ? served.filter(kept) : [];
+      if (cursor) expect(expected.length, table).toBe(cursor.records);
       expect(held, table).toEqual(expected);
       if (held.length < served.length) partial++;
     });

@@ -1,6 +1,6 @@
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { CollectionName } from '../../schema/collections.js';
-import type { CollectionProgress } from '../pull/index.js';
+import { savedCursor, type CollectionProgress } from '../pull/index.js';
 import type { SyncClient } from '../sync-client.js';
 import {
   estimate,
@@ -116,7 +116,7 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     const current = () => traversals.get(collection) === traversal && !traversal.over && !signal.aborted;
     const row = await options.db._sync_checkpoints.get(collection);
     // The probes ask what the traversal asks: a delta counts only the records changed since its start.
-    const versionStart = row?.cursor?.versionStart ?? 0;
+    const versionStart = savedCursor(row)?.versionStart ?? 0;
     const { axis } = traversal;
     // The records where the traversal ends (the newest, going forward), and how dense the ids are there.
     const last = await client.list(collection, { direction: axis.toEnd, limit: PROBE_RECORDS, versionStart, signal });

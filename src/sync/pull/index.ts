@@ -16,3 +16,4 @@ export type { CollectionProgress, PullReport } from './pull-report.js';
 export { PULL_DEFAULTS } from './pull-defaults.js';
 export { quarantineRows } from './quarantine.js';
 export { reconcileCollection, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
+export { savedCursor } from './traversal-direction.js';

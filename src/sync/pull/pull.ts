@@ -10,7 +10,7 @@ import { PULL_DEFAULTS } from './pull-defaults.js';
 import { openTraversal, pageLimitFor, traverseInGroups } from './traverse.js';
 import { combineReports, startReport, tallyPages, type CollectionProgress, type PullReport } from './pull-report.js';
 import { createReadAhead } from './read-ahead.js';
-import { resumedDirection, traversalDirection, type TraversalDirection } from './traversal-direction.js';
+import { resumedDirection, savedCursor, traversalDirection, withCursor, type TraversalDirection } from './traversal-direction.js';
 import { inTransaction } from '../../db/in-transaction.js';
 
 /** Options of {@link createPuller}. */
@@ -94,7 +94,7 @@ export function createPuller(options: PullerOptions): Puller {
     const early = await ahead.take(collection, row);
     // An interrupted traversal resumes at its last applied page, with its original start
     // time: records before the resume point may have changed since then.
-    let cursor: TraversalCursor | undefined = row.cursor;
+    let cursor: TraversalCursor | undefined = savedCursor(row);
     const resumed = cursor !== undefined;
     // A resumed traversal is followed by another of the same collection: the read-ahead waits for that one.
     const readAheadOf = resumed || !next ? undefined : { collection: next, row: savedNext ?? freshRow(next) };
@@ -136,7 +136,7 @@ export function createPuller(options: PullerOptions): Puller {
             // direction: the range is the page's lowest to highest id).
             applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
             holdInQuarantine(db, refusals[i]!.rows),
-            i === pageRecords.length - 1 ? db._sync_checkpoints.put({ ...row, cursor: next }) : undefined,
+            i === pageRecords.length - 1 ? db._sync_checkpoints.put(withCursor(row, next)) : undefined,
           ]);
           count += result.written + result.deferred;
         }
@@ -154,9 +154,8 @@ export function createPuller(options: PullerOptions): Puller {
     const finished = cursor;
     const checkpoint = finished ? nextCheckpoint(row.checkpoint, finished.maxV, finished.startedAt, skew) : row.checkpoint;
     await db._sync_checkpoints.put({
-      ...row,
+      ...withCursor(row, undefined),
       checkpoint,
-      cursor: undefined,
       lastSyncAt: now(),
       initialDone: row.initialDone || versionStart === 0,
     });
@@ -173,7 +172,7 @@ export function createPuller(options: PullerOptions): Puller {
 
   /** The query of the traversal that starts from `row`: its saved cursor, else its checkpoint. */
   function traversalQuery(collection: CollectionName, row: CheckpointRow): Parameters<typeof openTraversal>[2] {
-    const { cursor } = row;
+    const cursor = savedCursor(row);
     return { direction: directionOf(collection, row), versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
   }
 
@@ -185,7 +184,8 @@ export function createPuller(options: PullerOptions): Puller {
  * traversal never changes it, else the one a new traversal from the checkpoint takes.
  */
 function directionOf(collection: CollectionName, row: CheckpointRow): TraversalDirection {
-  return row.cursor ? resumedDirection(row.cursor) : traversalDirection(collection, row.checkpoint);
+  const cursor = savedCursor(row);
+  return cursor ? resumedDirection(cursor) : traversalDirection(collection, row.checkpoint);
 }
 
 /** The checkpoint row of a collection never pulled. */

@@ -3,6 +3,7 @@ import type { CollectionName } from '../../schema/collections.js';
 import { startStopwatch } from './checkpoint.js';
 import type { SyncClient } from '../sync-client.js';
 import { openTraversal, type OpenTraversal } from './traverse.js';
+import { savedCursor } from './traversal-direction.js';
 
 /** The query of the traversal that starts from a checkpoint row (its saved cursor, else its checkpoint). */
 export type TraversalQueryOf = (collection: CollectionName, row: CheckpointRow) => Parameters<typeof openTraversal>[2];
@@ -82,5 +83,5 @@ export function createReadAhead(client: SyncClient, now: () => number, queryOf: 
 
 /** Two checkpoint rows start the same traversal: same checkpoint, same saved cursor. */
 function sameStart(a: CheckpointRow, b: CheckpointRow): boolean {
-  return a.checkpoint === b.checkpoint && JSON.stringify(a.cursor ?? null) === JSON.stringify(b.cursor ?? null);
+  return a.checkpoint === b.checkpoint && JSON.stringify(savedCursor(a) ?? null) === JSON.stringify(savedCursor(b) ?? null);
 }

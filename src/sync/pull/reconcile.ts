@@ -117,6 +117,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
     ...row,
     checkpoint: nextCheckpoint(row.checkpoint, maxV, startedAt ?? now(), options.skewMarginMs ?? PULL_DEFAULTS.skewMarginMs),
     cursor: undefined,
+    backwardCursor: undefined,
     initialDone: true,
     lastSyncAt: now(),
     reconciledAt: now(),

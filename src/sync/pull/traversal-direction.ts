@@ -1,4 +1,4 @@
-import type { TraversalCursor } from '../../db/sync-rows.js';
+import type { CheckpointRow, TraversalCursor } from '../../db/sync-rows.js';
 import type { CollectionName } from '../../schema/collections.js';
 import type { TraversalQuery } from '../sync-client.js';
 
@@ -34,4 +34,24 @@ export function traversalDirection(collection: CollectionName, versionStart: num
  */
 export function resumedDirection(cursor: TraversalCursor): TraversalDirection {
   return cursor.direction ?? 'forward';
+}
+
+/**
+ * The interrupted traversal a checkpoint row holds, if any: its `forward` one (`cursor`, as every
+ * release wrote it), else its `backward` one (`backwardCursor`). A row can hold both only when a
+ * tab of an earlier release ran beside this one; either is a whole traversal from its own start,
+ * so resuming either one misses nothing.
+ */
+export function savedCursor(row: Pick<CheckpointRow, 'cursor' | 'backwardCursor'> | undefined): TraversalCursor | undefined {
+  return row?.cursor ?? row?.backwardCursor;
+}
+
+/**
+ * The row with `cursor` saved as the traversal under way, in the field of its direction (see
+ * `CheckpointRow.backwardCursor`), the other one cleared: once this release writes a cursor, the
+ * row holds one traversal. `undefined` clears both (a traversal completed).
+ */
+export function withCursor<R extends CheckpointRow>(row: R, cursor: TraversalCursor | undefined): R {
+  if (cursor === undefined) return { ...row, cursor: undefined, backwardCursor: undefined };
+  return resumedDirection(cursor) === 'backward' ? { ...row, cursor: undefined, backwardCursor: cursor } : { ...row, cursor, backwardCursor: undefined };
 }

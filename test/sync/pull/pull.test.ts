@@ -131,7 +131,10 @@ describe('createPuller', () => {
       if (index === crashAt) throw new Error('crash');
     });
     await expect(createPuller({ db, client: crashing, pageLimit: 4 }).pull('orders')).rejects.toThrow('crash');
-    const saved = (await db._sync_checkpoints.get('orders'))!;
+    const row = (await db._sync_checkpoints.get('orders'))!;
+    // A first traversal of orders goes newest first: its cursor is the backward one.
+    const saved = { checkpoint: row.checkpoint, cursor: row.backwardCursor };
+    expect(row.cursor).toBeUndefined();
     expect(saved.cursor?.idStart).toBeDefined();
     expect(saved.checkpoint).toBe(0);
     const applied = await db.orders.count();
@@ -209,7 +212,10 @@ describe('createPuller', () => {
       if (index === 9) throw new Error('crash');
     });
     await expect(createPuller({ db, client: crashing, pageLimit: 3, pagesPerTransaction: 4 }).pull('orders')).rejects.toThrow('crash');
-    const saved = (await db._sync_checkpoints.get('orders'))!;
+    const row = (await db._sync_checkpoints.get('orders'))!;
+    // A first traversal of orders goes newest first: its cursor is the backward one.
+    const saved = { checkpoint: row.checkpoint, cursor: row.backwardCursor };
+    expect(row.cursor).toBeUndefined();
     // Every page that came before the failed request was written, in transactions of up to four
     // (a first traversal of orders goes newest first).
     const ids = sim.store.list('orders').map((o) => BigInt(String(o.id))).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)).map(String);

@@ -116,11 +116,13 @@ describe('a first sync newest first', () => {
     await expect(createPuller({ db, client: stopping, pageLimit: 4 }).pull('orders', stop.signal)).rejects.toThrow();
     const saved = (await db._sync_checkpoints.get('orders'))!;
     expect(saved.checkpoint).toBe(0);
-    expect(saved.cursor).toMatchObject({ direction: 'backward', versionStart: 0 });
-    const kept = saved.cursor!.records;
+    expect(saved.backwardCursor).toMatchObject({ direction: 'backward', versionStart: 0 });
+    // Not in `cursor`, the one field a tab of an earlier release reads (it would resume it forward).
+    expect(saved.cursor).toBeUndefined();
+    const kept = saved.backwardCursor!.records;
     expect(kept).toBeGreaterThanOrEqual(4);
     // What was kept is the newest orders, up to the cursor.
-    expect(saved.cursor!.idStart).toBe(ids[kept - 1]);
+    expect(saved.backwardCursor!.idStart).toBe(ids[kept - 1]);
     expect((await db.orders.toCollection().primaryKeys()).map(String).sort()).toEqual(ids.slice(0, kept).sort());
 
     const before = sim.requests.recent().length;
@@ -128,7 +130,7 @@ describe('a first sync newest first', () => {
     const resumedRun = listRequests(sim, 'orders', before);
     const full = resumedRun.filter((r) => r.query.version_start === '0');
     // The traversal goes on where it stopped, in its direction, then a delta goes forward from the checkpoint.
-    expect(full[0]?.query).toMatchObject({ direction: 'backward', id_start: saved.cursor!.idStart });
+    expect(full[0]?.query).toMatchObject({ direction: 'backward', id_start: saved.backwardCursor!.idStart });
     expect(full.every((r) => r.query.direction === 'backward')).toBe(true);
     expect(resumedRun.slice(full.length).every((r) => r.query.direction === 'forward' && Number(r.query.version_start) > 0)).toBe(true);
     expect(resumedRun.slice(full.length).length).toBeGreaterThan(0);
@@ -160,6 +162,31 @@ describe('a first sync newest first', () => {
     const full = listRequests(sim, 'orders', before).filter((r) => r.query.version_start === '0');
     expect(full[0]?.query).toMatchObject({ direction: 'forward', id_start: page.cursor });
     expect(full.every((r) => r.query.direction === 'forward')).toBe(true);
+    expect(await db.orders.count()).toBe(sim.store.count('orders'));
+    await expectConverged(db, sim, ['orders']);
+  });
+
+  it('keeps a backward cursor where an earlier release does not read it, and with a forward one beside it (such a tab ran) resumes one and ends equal, holding neither', async () => {
+    const { sim, client, db } = await setup();
+    const startedAt = sim.store.now();
+    // A backward traversal of this release, interrupted after eight orders...
+    const newest = await client.list('orders', { direction: 'backward', versionStart: 0, limit: 8 });
+    // ...then a tab of an earlier release, which saw no `cursor`, started over forward and stopped after eight.
+    const oldest = await client.list('orders', { direction: 'forward', versionStart: 0, limit: 8 });
+    await inTransaction(db, 'rw', [...applyTables(db, 'orders'), db._sync_checkpoints], async (tx) => {
+      await applyServerRecords(tx, 'orders', newest, { contiguous: true });
+      await applyServerRecords(tx, 'orders', oldest, { contiguous: true });
+      await tx._sync_checkpoints.put({
+        collection: 'orders',
+        checkpoint: 0,
+        initialDone: false,
+        backwardCursor: { versionStart: 0, idStart: newest.cursor, startedAt, maxV: highestVersion(newest), records: 8, direction: 'backward' },
+        cursor: { versionStart: 0, idStart: oldest.cursor, startedAt, maxV: highestVersion(oldest), records: 8 },
+      });
+    });
+    await createPuller({ db, client, pageLimit: 4 }).pull('orders');
+    const row = await db._sync_checkpoints.get('orders');
+    expect(row).toMatchObject({ initialDone: true, cursor: undefined, backwardCursor: undefined });
     expect(await db.orders.count()).toBe(sim.store.count('orders'));
     await expectConverged(db, sim, ['orders']);
   });
