@@ -61,7 +61,7 @@ export function fakeEnvironment(locks: LockManagerLike = fakeLocks()) {
     },
     onVisible: () => () => undefined,
     locks,
-    storage: undefined,
+    persistStorage: async () => undefined,
   };
   return {
     env,
