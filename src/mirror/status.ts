@@ -16,7 +16,7 @@ export interface SyncStatus<G extends string = string> {
   phase: SyncPhase;
   /** The runtime's idea of connectivity. */
   online: boolean;
-  /** True when this instance is the one that syncs. */
+  /** True when this instance is the one that syncs; false until its election has answered. */
   leader: boolean;
   /** Local edits not yet acknowledged by the server (pending, excluding rejected and conflicts). */
   pendingPushes: number;

@@ -57,7 +57,7 @@ describe('the status phase after the network goes away and comes back', () => {
     await leader.start();
     await waitFor(leader.status, (s) => s.leader && s.lastSyncAt !== undefined);
     await follower.start();
-    // The follower's first campaign has an outcome once its syncNow() answers (`following` also shows before).
+    // The follower's first campaign has an outcome once its syncNow() answers (`following` shows from then).
     expect((await follower.syncNow()).ran).toBe(false);
     expect(follower.status.value).toMatchObject({ leader: false, phase: 'following' });
     const seen = phasesOf(follower);

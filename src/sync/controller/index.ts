@@ -10,4 +10,4 @@
  */
 export { createSyncController, ELECTION_WAIT_MS, type SyncController, type SyncControllerOptions } from './sync-controller.js';
 export type { StatusPatch, StatusPort } from './status-port.js';
-export { phaseOf, type LifecycleEvent, type LifecycleState, type PauseReason, type RunState, type SyncEvent, type SyncPhase, type SyncState } from './sync-state.js';
+export { phaseOf, type ElectionState, type LifecycleEvent, type LifecycleState, type PauseReason, type RunState, type SyncEvent, type SyncPhase, type SyncState } from './sync-state.js';

@@ -22,7 +22,7 @@ import { createPushSoon, type PushSoon } from './push-soon.js';
 import { healthAfter, initialHealth, type CollectionHealth } from './collection-health.js';
 import type { StatusPatch, StatusPort } from './status-port.js';
 import { checkedCollections, sweepEach, type SweepParts } from './sweeps.js';
-import { initialState, isClosed, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
+import { initialState, isClosed, isLeader, isRunning, isSyncingLeader, phaseOf, transition, type SyncEvent, type SyncState } from './sync-state.js';
 import { TokenGenerations } from './token-generations.js';
 
 /** How long `syncNow()` after `start()` waits for the election to be decided (ms). */
@@ -200,7 +200,7 @@ class Controller implements SyncController {
     // Right after start() the election may not be decided yet: an undecided tab is no follower.
     if (isRunning(this.#state)) await untilAborted(this.#electionDecided(), caller);
     this.assertOpen('syncNow');
-    const follows = () => isRunning(this.#state) && !this.#state.leader;
+    const follows = () => isRunning(this.#state) && !isLeader(this.#state);
     if (follows()) return emptySyncReport(false, this.#o.env.now(), []);
     let signal = called;
     let begun = false;
@@ -274,7 +274,7 @@ class Controller implements SyncController {
     this.#state = after;
     const out: StatusPatch = { ...patch };
     if (phaseOf(after) !== phaseOf(before)) out.phase = phaseOf(after);
-    if (after.leader !== before.leader) out.leader = after.leader;
+    if (isLeader(after) !== isLeader(before)) out.leader = isLeader(after);
     if (after.online !== before.online) out.online = after.online;
     if (awaitsNetwork(after)) {
       if (!awaitsNetwork(before)) this.#timer.set(CONNECTIVITY_RECHECK_MS);
@@ -435,9 +435,9 @@ class Controller implements SyncController {
 
   /** Told by the election each outcome of its campaign (outcomes repeat: the lease's renewals); the state says whether it changed anything. */
   #electionSaid(leader: boolean): void {
-    if (leader === this.#state.leader) return;
+    if ((leader ? 'leader' : 'follower') === this.#state.election) return;
     // Another tab leads now: what this one still has under way (a push after an edit, a syncNow) stops too.
-    if (!leader && isRunning(this.#state)) this.#endTerm('another tab or worker leads now');
+    if (!leader && isRunning(this.#state) && isLeader(this.#state)) this.#endTerm('another tab or worker leads now');
     this.#send(leader ? 'lead' : 'follow');
   }
 
@@ -450,8 +450,8 @@ class Controller implements SyncController {
   async #requireLead(signal: AbortSignal | undefined): Promise<void> {
     const elector = this.#elector;
     if (isRunning(this.#state)) {
-      if (!this.#state.leader || !(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
-    } else if (!this.#state.leader && (await elector.heldByAnother())) throw abort('another tab or worker leads and pushes');
+      if (!isLeader(this.#state) || !(await elector.confirm())) throw signal?.aborted ? signal.reason : abort('not the leader any more');
+    } else if (!isLeader(this.#state) && (await elector.heldByAnother())) throw abort('another tab or worker leads and pushes');
   }
 
   /** Waits, at most {@link ELECTION_WAIT_MS}, until the first campaign since `start()` has an outcome. */
@@ -477,7 +477,7 @@ class Controller implements SyncController {
     const done = (async () => {
       // The lead is given back once what runs has ended: another tab must not push beside it.
       await this.#tail;
-      this.#electionSaid(false);
+      this.#send('resign');
       await this.#elector.stop();
       await this.#tail;
       const { after } = this.#send('stopped');

@@ -2,10 +2,10 @@ import type { FailureEvent } from '../cycle/index.js';
 
 /**
  * What the sync engine is doing.
- * - `idle`: not started, or waiting for the next poll.
+ * - `idle`: not started, waiting for the next poll, or started and the election not answered yet.
  * - `initial-sync`: the first full traversal of at least one collection is under way.
  * - `syncing`: a delta pull and push is under way.
- * - `following`: another tab or worker is the leader; this one follows through live queries.
+ * - `following`: the election found another tab or worker leading; this one follows through live queries.
  * - `offline`: the runtime reports no network; sync resumes when it comes back.
  * - `auth-error`: the token was refused; sync waits for `setToken()`.
  * - `storage-error`: IndexedDB refused a write (quota); the schedule waits until a `syncNow()`
@@ -59,12 +59,21 @@ export type PauseReason = 'auth-error' | 'storage-error';
 /** What the last run left: nothing under way (`resting`), a run under way, or a failure retried with backoff. */
 export type RunState = 'resting' | 'syncing' | 'initial-sync' | 'failed';
 
+/**
+ * What this instance knows of the election: nothing yet (`undecided`: not campaigning, or its
+ * campaign has not answered since `start()`), that it leads (`leader`), or that another tab or
+ * worker does (`follower`).
+ */
+export type ElectionState = 'undecided' | 'leader' | 'follower';
+
 /** Everything else that moves the state: leadership, the runs' outcomes, the token, connectivity. */
 export type SyncEvent =
   | LifecycleEvent
-  /** The election made this instance the leader, or took the lead from it. */
+  /** The election made this instance the leader, or found another one leading. */
   | 'lead'
   | 'follow'
+  /** A stop gives the lead back before its election ends: nothing is known of who leads from then on. */
+  | 'resign'
   /** A run began (a collection still needs its first full traversal: `initial-sync`). */
   | 'run-began'
   | 'initial-run-began'
@@ -80,8 +89,8 @@ export type SyncEvent =
 /** The sync's state. */
 export interface SyncState {
   readonly lifecycle: LifecycleState;
-  /** This instance leads (holds the lock or the lease). */
-  readonly leader: boolean;
+  /** Whether this instance leads (holds the lock or the lease), another does, or the election has not said yet. */
+  readonly election: ElectionState;
   readonly pause: PauseReason | undefined;
   readonly run: RunState;
   /** Consecutive failed runs (`run-failed`): the backoff before the next try grows with them. */
@@ -126,13 +135,14 @@ function afterEvent(s: SyncState, event: SyncEvent, lifecycle: LifecycleState): 
       return began ? { ...s, lifecycle, pause: undefined, run: 'resting', failures: 0 } : { ...s, lifecycle };
     case 'stopped':
       // The wind-down ended the election and the runs; a restart begins afresh.
-      return { ...s, lifecycle, leader: false, pause: undefined, run: 'resting', failures: 0 };
+      return { ...s, lifecycle, election: 'undecided', pause: undefined, run: 'resting', failures: 0 };
     case 'closed':
-      return { ...s, lifecycle, leader: false };
+    case 'resign':
+      return { ...s, lifecycle, election: 'undecided' };
     case 'lead':
     case 'follow': {
-      const leader = event === 'lead';
-      return s.lifecycle === 'running' ? { ...s, leader, pause: undefined, run: 'resting', failures: 0 } : { ...s, leader };
+      const election = event === 'lead' ? 'leader' : 'follower';
+      return s.lifecycle === 'running' ? { ...s, election, pause: undefined, run: 'resting', failures: 0 } : { ...s, election };
     }
     case 'run-began':
       return { ...s, run: 'syncing' };
@@ -176,22 +186,26 @@ export const isStoppedByApp = (s: SyncState): boolean => s.lifecycle === 'stoppi
 export const isClosed = (s: SyncState): boolean => s.lifecycle === 'closing' || s.lifecycle === 'closed';
 
 /** A started instance that leads: the one that syncs on a schedule and pushes after edits. */
-export const isSyncingLeader = (s: SyncState): boolean => isRunning(s) && s.leader;
+export const isSyncingLeader = (s: SyncState): boolean => isRunning(s) && s.election === 'leader';
+
+/** This instance leads (what `status.leader` says). */
+export const isLeader = (s: SyncState): boolean => s.election === 'leader';
 
 /**
  * The phase `status.phase` shows for a state, first rule that holds: closed; a run under way; the
  * pause; stopped by the app (once the lead is given back: the status says `stopped` and
- * `leader: false` together); no network; the last run failed; another tab leads; idle.
+ * `leader: false` together); no network; the last run failed; another tab is known to lead; idle.
+ * A running instance whose election has not answered yet is `idle`: it may be about to lead.
  */
 export function phaseOf(s: SyncState): SyncPhase {
   if (s.lifecycle === 'closed') return 'closed';
   if (s.run === 'syncing' || s.run === 'initial-sync') return s.run;
   if (s.pause) return s.pause;
-  if (isStoppedByApp(s) && !s.leader) return 'stopped';
+  if (isStoppedByApp(s) && !isLeader(s)) return 'stopped';
   if (!s.online) return 'offline';
   if (s.run === 'failed') return 'error';
-  return isRunning(s) && !s.leader ? 'following' : 'idle';
+  return isRunning(s) && s.election === 'follower' ? 'following' : 'idle';
 }
 
 /** The state of a mirror just made. */
-export const initialState = (online: boolean): SyncState => ({ lifecycle: 'new', leader: false, pause: undefined, run: 'resting', failures: 0, online });
+export const initialState = (online: boolean): SyncState => ({ lifecycle: 'new', election: 'undecided', pause: undefined, run: 'resting', failures: 0, online });

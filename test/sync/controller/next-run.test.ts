@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { awaitsNetwork, CONNECTIVITY_RECHECK_MS, isScheduled, nextRunIn } from '../../../src/sync/controller/next-run.js';
 import { initialState, type SyncState } from '../../../src/sync/controller/sync-state.js';
 
-const leading: SyncState = { ...initialState(true), lifecycle: 'running', leader: true };
+const leading: SyncState = { ...initialState(true), lifecycle: 'running', election: 'leader' };
 const top = { random: () => 0.999_999 };
 
 describe('nextRunIn', () => {
@@ -24,10 +24,10 @@ describe('nextRunIn', () => {
 
   it('is none while following, paused, or not started, offline or not', () => {
     for (const s of [
-      { ...leading, leader: false },
+      { ...leading, election: 'follower' },
       { ...leading, pause: 'storage-error' as const },
       { ...leading, pause: 'auth-error' as const },
-      { ...leading, leader: false, online: false },
+      { ...leading, election: 'follower', online: false },
       { ...leading, pause: 'auth-error' as const, online: false },
       { ...leading, lifecycle: 'stopping' as const },
       initialState(true),

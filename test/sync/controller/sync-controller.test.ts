@@ -3,7 +3,8 @@ import { AuthError, NetworkError } from '../../../src/errors/index.js';
 import { CONNECTIVITY_RECHECK_MS } from '../../../src/sync/controller/next-run.js';
 import { emptySyncReport, type SyncReport } from '../../../src/sync/cycle/index.js';
 import type { PullReport } from '../../../src/sync/pull/index.js';
-import { fakeController, flush, quotaExceeded } from './fake-controller.js';
+import type { LockManagerLike } from '../../../src/sync/coordination/environment.js';
+import { fakeController, fakeEnvironment, flush, quotaExceeded } from './fake-controller.js';
 
 let made: ReturnType<typeof fakeController> | undefined;
 const controllerWith = (opts?: Parameters<typeof fakeController>[0]) => (made = fakeController(opts));
@@ -11,6 +12,17 @@ afterEach(async () => {
   await made?.controller.close();
   made = undefined;
 });
+
+/** The phases the controller writes to `feed` from now on, in order. */
+function phasesSet(feed: ReturnType<typeof fakeController>['feed']): string[] {
+  const phases: string[] = [];
+  const set = feed.set.bind(feed);
+  feed.set = (patch) => {
+    if (patch.phase !== undefined) phases.push(patch.phase);
+    set(patch);
+  };
+  return phases;
+}
 
 describe('createSyncController, with a fake cycle', () => {
   describe('a storage-error pause', () => {
@@ -73,6 +85,43 @@ describe('createSyncController, with a fake cycle', () => {
       expect(report.ran).toBe(false);
       expect(other.cycle.calls.run).toBe(0);
       await other.controller.close();
+    });
+
+    it('is not following before its election has answered: idle and not leading until another tab is known to lead', async () => {
+      const leader = controllerWith();
+      await leader.controller.start();
+      await flush();
+      // Web Locks that have not answered yet (the runtime is busy): the campaign is under way.
+      let answer: () => void = () => undefined;
+      const slowLocks: LockManagerLike = {
+        request: (name, options, callback) => new Promise<void>((resolve) => (answer = resolve)).then(() => leader.clock.env.locks!.request(name, options, callback)),
+      };
+      const other = fakeController({ clock: { ...leader.clock, env: { ...leader.clock.env, locks: slowLocks } } });
+      const phases = phasesSet(other.feed);
+      await other.controller.start();
+      await flush();
+      expect(other.feed.status.value).toMatchObject({ phase: 'idle', leader: false });
+      answer();
+      await flush();
+      expect(other.feed.status.value).toMatchObject({ phase: 'following', leader: false });
+      expect(phases).toEqual(['following']);
+      await other.controller.close();
+    });
+
+    it('a tab about to lead never shows following: idle until its election answers, then its first run', async () => {
+      const clock = fakeEnvironment();
+      const locks = clock.env.locks!;
+      let answer: () => void = () => undefined;
+      const slowLocks: LockManagerLike = { request: (name, options, callback) => new Promise<void>((resolve) => (answer = resolve)).then(() => locks.request(name, options, callback)) };
+      const { controller, feed } = controllerWith({ clock: { ...clock, env: { ...clock.env, locks: slowLocks } } });
+      const phases = phasesSet(feed);
+      await controller.start();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'idle', leader: false });
+      answer();
+      await flush();
+      expect(feed.status.value).toMatchObject({ phase: 'idle', leader: true });
+      expect(phases).toEqual(['syncing', 'idle']);
     });
 
     it('takes the lead when the leader stops, and runs', async () => {

@@ -25,14 +25,14 @@ function tableRows(header: string): string[][] {
   return rows;
 }
 
-/** Every `SyncState`: each lifecycle, leading or not, each pause, each run, online or not (336). */
+/** Every `SyncState`: each lifecycle, each outcome of the election (none yet included), each pause, each run, online or not (504). */
 function everyState(): SyncState[] {
   const states: SyncState[] = [];
   for (const lifecycle of STATES)
-    for (const leader of [false, true])
+    for (const election of ['undecided', 'leader', 'follower'] as const)
       for (const pause of [undefined, 'auth-error', 'storage-error'] as const)
         for (const run of ['resting', 'syncing', 'initial-sync', 'failed'] as const)
-          for (const online of [false, true]) states.push({ lifecycle, leader, pause, run, failures: run === 'failed' ? 2 : 0, online });
+          for (const online of [false, true]) states.push({ lifecycle, election, pause, run, failures: run === 'failed' ? 2 : 0, online });
   return states;
 }
 
@@ -123,10 +123,10 @@ describe("the guide's phase table", () => {
     closed: (s) => s.lifecycle === 'closed',
     'syncing,initial-sync': (s) => s.run === 'syncing' || s.run === 'initial-sync',
     'auth-error,storage-error': (s) => s.pause !== undefined,
-    stopped: (s) => ['stopping', 'restarting', 'stopped'].includes(s.lifecycle) && !s.leader,
+    stopped: (s) => ['stopping', 'restarting', 'stopped'].includes(s.lifecycle) && s.election !== 'leader',
     offline: (s) => !s.online,
     error: (s) => s.run === 'failed',
-    following: (s) => s.lifecycle === 'running' && !s.leader,
+    following: (s) => s.lifecycle === 'running' && s.election === 'follower',
     idle: () => true,
   };
 
@@ -140,7 +140,7 @@ describe("the guide's phase table", () => {
       const expected = row.includes(',') ? (row.split(',').find((p) => p === state.run || p === state.pause) ?? row) : row;
       expect(phase, JSON.stringify(state)).toBe(expected);
     }
-    expect(states).toHaveLength(STATES.length * 2 * 3 * 4 * 2);
+    expect(states).toHaveLength(STATES.length * 3 * 3 * 4 * 2);
   });
 });
 
@@ -154,6 +154,7 @@ describe("the guide's event-effects table", () => {
     closed: 0,
     lead: 0,
     follow: 0,
+    resign: 0,
     'run-began': 0,
     'initial-run-began': 0,
     'run-succeeded': 0,
@@ -167,8 +168,8 @@ describe("the guide's event-effects table", () => {
   } satisfies Record<SyncEvent, 0>) as SyncEvent[];
 
   /** The part of the state the table describes; the lifecycle is the lifecycle table's. */
-  type Effects = Pick<SyncState, 'leader' | 'pause' | 'run'>;
-  const unchanged = ({ leader, pause, run }: SyncState): Effects => ({ leader, pause, run });
+  type Effects = Pick<SyncState, 'election' | 'pause' | 'run'>;
+  const unchanged = ({ election, pause, run }: SyncState): Effects => ({ election, pause, run });
   const running = (s: SyncState) => s.lifecycle === 'running';
 
   /**
@@ -181,13 +182,14 @@ describe("the guide's event-effects table", () => {
     '`start` (into `running`) | — | none | resting': (s) =>
       !running(s) && nextState(s.lifecycle, 'start') === 'running' ? { ...unchanged(s), pause: undefined, run: 'resting' } : unchanged(s),
     '`stop`, `close` (the wind-down ends in `stopped` and `closed`) | — | — | —': unchanged,
-    '`stopped` | no | none | resting': () => ({ leader: false, pause: undefined, run: 'resting' }),
-    '`closed` | no | — | —': (s) => ({ ...unchanged(s), leader: false }),
+    '`stopped` | not yet | none | resting': () => ({ election: 'undecided', pause: undefined, run: 'resting' }),
+    '`closed` | not yet | — | —': (s) => ({ ...unchanged(s), election: 'undecided' }),
     "`lead`, `follow` (the election's outcome) | yes, no | none while `running` | resting while `running`": (s, event) => ({
-      leader: event === 'lead',
+      election: event === 'lead' ? 'leader' : 'follower',
       pause: running(s) ? undefined : s.pause,
       run: running(s) ? 'resting' : s.run,
     }),
+    '`resign` (a stop gives the lead back, before its election ends) | not yet | — | —': (s) => ({ ...unchanged(s), election: 'undecided' }),
     '`run-began`, `initial-run-began` | — | — | `syncing`, `initial-sync`': (s, event) => ({ ...unchanged(s), run: event === 'run-began' ? 'syncing' : 'initial-sync' }),
     '`run-succeeded` (connectivity read again first) | — | none (the schedule resumes) | resting': (s) => ({ ...unchanged(s), pause: undefined, run: 'resting' }),
     '`run-cut` (a stop, a close, the lead lost, or the token replaced during the run) | — | — | resting, if it was under way': (s) => ({
@@ -213,7 +215,7 @@ describe("the guide's event-effects table", () => {
 
   /** A state as a person reads it, for the message of a failed check. */
   const described = (s: SyncState) =>
-    `${s.lifecycle}, ${s.leader ? 'leading' : 'not leading'}, pause ${s.pause ?? 'none'}, run ${s.run}, ${s.online ? 'online' : 'offline'}`;
+    `${s.lifecycle}, election ${s.election}, pause ${s.pause ?? 'none'}, run ${s.run}, ${s.online ? 'online' : 'offline'}`;
 
   it('has one row per SyncEvent, each in the words the test reads', () => {
     const rows = readRows();
@@ -233,12 +235,12 @@ describe("the guide's event-effects table", () => {
         expect(unchanged(transition(state, event)), `${described(state)} + ${event}: the guide says ${row}`).toEqual(says!(state, event));
       }
     }
-    expect(states).toHaveLength(336);
+    expect(states).toHaveLength(504);
   });
 });
 
 describe('the failures in a row', () => {
-  const leading: SyncState = { lifecycle: 'running', leader: true, pause: undefined, run: 'resting', failures: 0, online: true };
+  const leading: SyncState = { lifecycle: 'running', election: 'leader', pause: undefined, run: 'resting', failures: 0, online: true };
 
   it('grow with each failed run and are forgotten by a run that succeeds', () => {
     const twice = transition(transition(leading, 'run-failed'), 'run-failed');
