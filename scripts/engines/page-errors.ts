@@ -16,6 +16,10 @@ export interface PageError {
   url: string;
   kind: 'error' | 'unhandledrejection' | 'console.error';
   message: string;
+  /** The first lines of the error's stack, when it is an `Error` that has one. */
+  stack?: string;
+  /** When it happened, by the page's clock (`Date.now()`, the same machine's as the test's). */
+  at?: number;
 }
 
 /** Where pages send their {@link PageError}s. */
@@ -52,13 +56,20 @@ export function pageErrorsScript(): string {
     try { json = JSON.stringify(value); } catch { json = String(value); }
     return said ? kind + ' ' + said + (value.stack ? ' ' + String(value.stack).split('\\n').slice(0, 4).join(' | ') : '') : kind === '[object Object]' ? json : kind + ' ' + json;
   };
-  const report = (kind, message) => {
-    const entry = { tab, url: location.href, kind, message };
+  const stackOf = (value) => {
+    try {
+      return value instanceof Error && value.stack ? String(value.stack).split('\\n').slice(0, 8).join(' | ') : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const report = (kind, message, error) => {
+    const entry = { tab, url: location.href, kind, message, stack: stackOf(error), at: Date.now() };
     seen.push(entry);
     navigator.sendBeacon(path, JSON.stringify(entry));
   };
-  addEventListener('error', (event) => report('error', event.error ? describe(event.error) : event.message));
-  addEventListener('unhandledrejection', (event) => report('unhandledrejection', describe(event.reason)));
+  addEventListener('error', (event) => report('error', event.error ? describe(event.error) : event.message, event.error));
+  addEventListener('unhandledrejection', (event) => report('unhandledrejection', describe(event.reason), event.reason));
   const consoleError = console.error.bind(console);
   console.error = (...args) => {
     report('console.error', args.map(describe).join(' '));

@@ -41,6 +41,11 @@ export interface Stage {
   server: AppServer;
   /** Every error a page reported (uncaught, unhandled rejection, console.error) not yet taken by a test. */
   errors: PageError[];
+  /**
+   * Whether `error` came from a tab while the test was closing it (from the `close()` call on) or
+   * reloading it (from the `reload()` call until the reloaded page's load), by the page's clock.
+   */
+  wasGoing(error: PageError): boolean;
   /** Opens a tab on the conformance page, once its script has run. */
   openPage(flags?: PageFlags): Promise<EngineTab>;
   /** Address of the conformance page with `flags`. */
@@ -83,17 +88,40 @@ export async function startStage(engine: EngineName, options: StageOptions = {})
     for (const [flag, value] of Object.entries(flags)) if (value !== undefined && value !== false) url.searchParams.set(flag, value === true ? '' : String(value));
     return url.href;
   };
+  // Per tab (the id its page keeps in sessionStorage): the stretches of time the test was taking it away.
+  const going = new Map<string, { from: number; to: number }[]>();
+  const goingAway = (tab: EngineTab, id: string) => {
+    const stretches = going.get(id) ?? [];
+    going.set(id, stretches);
+    const close = tab.close.bind(tab);
+    const reload = tab.reload.bind(tab);
+    tab.close = async () => {
+      stretches.push({ from: Date.now(), to: Number.POSITIVE_INFINITY });
+      await close();
+    };
+    tab.reload = async () => {
+      const stretch = { from: Date.now(), to: Number.POSITIVE_INFINITY };
+      stretches.push(stretch);
+      try {
+        await reload();
+      } finally {
+        stretch.to = Date.now();
+      }
+    };
+  };
   return {
     engine,
     browser,
     sim,
     server,
     errors,
+    wasGoing: (error) => error.at !== undefined && (going.get(error.tab) ?? []).some((s) => error.at! >= s.from && error.at! <= s.to),
     pageUrl,
     async openPage(flags) {
       const tab = await browser.newTab();
       await tab.goto(pageUrl(flags));
       await pageReady(tab);
+      goingAway(tab, await tab.evaluate(() => sessionStorage.getItem('__pageErrorsTab') ?? ''));
       return tab;
     },
     front,
@@ -117,7 +145,13 @@ export async function pageReady(tab: EngineTab): Promise<void> {
  * test that expects an error takes it out of `stage.errors` itself first.
  */
 export function expectNoPageErrors(stage: Stage): void {
-  const reported = stage.errors.splice(0).map((e) => `${e.kind}: ${e.message}`);
+  const all = stage.errors.splice(0);
+  const going = all.filter((e) => stage.wasGoing(e));
+  // Firefox, closing a tab whose Dexie transactions are under way, runs some of the page's
+  // microtasks and not others: Dexie's zone bookkeeping then throws ("can't access property
+  // \"env\", e is undefined") from a page no one sees any more. Said, not failed on.
+  if (going.length > 0) console.info(`${going.length} page error(s) from tabs the test was closing or reloading (not counted): ${[...new Set(going.map((e) => e.message))].join('; ')}`);
+  const reported = all.filter((e) => !going.includes(e)).map((e) => `${e.kind}: ${e.message}${e.stack ? ` (at ${e.stack})` : ''}`);
   expect(reported).toEqual([]);
 }
 

@@ -161,7 +161,7 @@ describe('sync groups', () => {
     await expect(cut.syncNow()).rejects.toThrow();
     await cut.whenSynced('catalogue');
     const interrupted = await cut.db._sync_checkpoints.get('order_details');
-    expect(interrupted?.cursor?.records).toBe(3 * PAGE);
+    expect(interrupted?.backwardCursor?.records).toBe(3 * PAGE);
     expect(cut.status.value.groups.history.initialDone).toBe(false);
     await cut.close();
 
