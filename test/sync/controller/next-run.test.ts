@@ -24,10 +24,10 @@ describe('nextRunIn', () => {
 
   it('is none while following, paused, or not started, offline or not', () => {
     for (const s of [
-      { ...leading, election: 'follower' },
+      { ...leading, election: 'follower' as const },
       { ...leading, pause: 'storage-error' as const },
       { ...leading, pause: 'auth-error' as const },
-      { ...leading, election: 'follower', online: false },
+      { ...leading, election: 'follower' as const, online: false },
       { ...leading, pause: 'auth-error' as const, online: false },
       { ...leading, lifecycle: 'stopping' as const },
       initialState(true),
