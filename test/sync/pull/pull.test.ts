@@ -1,55 +1,16 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/client/index.js';
-import { MirrorDb } from '../../../src/db/mirror-db.js';
+import { describe, expect, it } from 'vitest';
 import type { StoredRecord } from '../../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../../src/schema/collections.js';
 import { createPuller } from '../../../src/sync/pull/pull.js';
 import { ingestRecords } from '../../../src/sync/pull/ingest.js';
 import { reconcileCollection } from '../../../src/sync/pull/reconcile.js';
-import type { PageLike, SyncClient, TraversalQuery } from '../../../src/sync/sync-client.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import type { SyncClient, TraversalQuery } from '../../../src/sync/sync-client.js';
+import { type Simulator } from '../../../src/simulator/index.js';
 import { expectConverged } from '../../mirror/convergence.js';
+import { pullSetup, withPageHook } from './pull-fixture.js';
 
-const open: { sim: Simulator; db: MirrorDb }[] = [];
-let n = 0;
+const setup = pullSetup('pull');
 
-async function setup(options: SimulatorOptions = {}) {
-  const sim = await createSimulator({ port: 0, size: 'tiny', seed: 11, ...options });
-  const client = createClient({
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    userAgent: 'pos-cloud-mirror tests (pull)',
-    timeoutMs: 5_000,
-    retry: { limit: 7, baseDelayMs: 1, maxDelayMs: 5 },
-  });
-  const db = new MirrorDb(`pull-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
-  open.push({ sim, db });
-  return { sim, client: client as unknown as SyncClient, db };
-}
-
-afterEach(async () => {
-  for (const { sim, db } of open.splice(0)) {
-    db.close();
-    await sim.close();
-  }
-});
-
-/** A client whose traversals call `afterPage(collection, pageIndex)` once each page has been handed out. */
-function withPageHook(client: SyncClient, afterPage: (c: CollectionName, index: number) => void | Promise<void>): SyncClient {
-  return {
-    ...client,
-    pages(collection: CollectionName, query: TraversalQuery): AsyncIterable<PageLike> {
-      return (async function* () {
-        let index = 0;
-        for await (const page of client.pages(collection, query)) {
-          yield page;
-          await afterPage(collection, index++);
-        }
-      })();
-    },
-  };
-}
 
 /**
  * The scenario the checkpoint rule exists for: once, after the first page of a customers

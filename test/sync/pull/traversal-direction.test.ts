@@ -1,57 +1,18 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../../src/client/index.js';
+import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/db/in-transaction.js';
-import { MirrorDb } from '../../../src/db/mirror-db.js';
 import type { StoredRecord } from '../../../src/db/sync-rows.js';
 import { COLLECTIONS, type CollectionName } from '../../../src/schema/collections.js';
 import { applyServerRecords, applyTables, highestVersion } from '../../../src/sync/pull/apply-records.js';
 import { createPuller } from '../../../src/sync/pull/pull.js';
 import { NEWEST_FIRST, traversalDirection } from '../../../src/sync/pull/traversal-direction.js';
 import { DEFAULT_SYNC_GROUPS } from '../../../src/sync/cycle/sync-groups.js';
-import type { PageLike, SyncClient, TraversalQuery } from '../../../src/sync/sync-client.js';
-import { createSimulator, type LoggedRequest, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import type { SyncClient, TraversalQuery } from '../../../src/sync/sync-client.js';
+import { type LoggedRequest, type Simulator } from '../../../src/simulator/index.js';
 import { expectConverged } from '../../mirror/convergence.js';
+import { pullSetup, withPageHook } from './pull-fixture.js';
 
-const open: { sim: Simulator; db: MirrorDb }[] = [];
-let n = 0;
+const setup = pullSetup('traversal direction', { activity: false, logSize: 100_000 });
 
-async function setup(options: SimulatorOptions = {}) {
-  const sim = await createSimulator({ port: 0, size: 'tiny', seed: 11, activity: false, logSize: 100_000, ...options });
-  const client = createClient({
-    baseUrl: sim.baseUrl,
-    token: sim.token,
-    userAgent: 'pos-cloud-mirror tests (traversal direction)',
-    timeoutMs: 5_000,
-    retry: { limit: 7, baseDelayMs: 1, maxDelayMs: 5 },
-  });
-  const db = new MirrorDb(`direction-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
-  open.push({ sim, db });
-  return { sim, client: client as unknown as SyncClient, db };
-}
-
-afterEach(async () => {
-  for (const { sim, db } of open.splice(0)) {
-    db.close();
-    await sim.close();
-  }
-});
-
-/** A client whose traversals call `afterPage(collection, pageIndex)` once each page has been handed out. */
-function withPageHook(client: SyncClient, afterPage: (c: CollectionName, index: number) => void | Promise<void>): SyncClient {
-  return {
-    ...client,
-    pages(collection: CollectionName, query: TraversalQuery): AsyncIterable<PageLike> {
-      return (async function* () {
-        let index = 0;
-        for await (const page of client.pages(collection, query)) {
-          yield page;
-          await afterPage(collection, index++);
-        }
-      })();
-    },
-  };
-}
 
 /** The list requests of `collection` the server logged since `since` (a log length). */
 function listRequests(sim: Simulator, collection: CollectionName, since = 0): LoggedRequest[] {
