@@ -155,7 +155,7 @@ export type { ConflictChoice, ConflictInfo, ConflictResolver, ConflictStrategy }
 export { type ConflictOption, createPusher, type PushCounts, type Pusher, type PushReport } from './sync/push/index.js';
 export { retryRejected } from './sync/outbox/index.js';
 export type { CollectionProgress, PullReport, ReconcileReport } from './sync/pull/index.js';
-export type { SyncEnvironment } from './sync/coordination/index.js';
+export type { StorageManagerLike, SyncEnvironment } from './sync/coordination/index.js';
 export type { SyncClient, PageLike, RejectedLike, TraversalQuery } from './sync/sync-client.js';
 
 // mirror
@@ -167,6 +167,6 @@ export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './db/mirror-database.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
-export type { SyncStatus, SyncPhase, SyncProgress, CollectionSyncProgress } from './mirror/status.js';
+export type { SyncStatus, SyncPhase, SyncProgress, CollectionSyncProgress, StorageQuota } from './mirror/status.js';
 export { DEFAULT_SYNC_GROUPS, type DefaultSyncGroupName, type ProgressEstimate, type SyncGroup, type SyncGroupStatus, type SyncReport } from './sync/cycle/index.js';
 export type { LeftReason, StrandedCopy, TakeOverReport } from './sync/copies/index.js';

@@ -58,6 +58,11 @@ export interface MirrorStorage {
   attach?(db: Dexie): void;
   /** Called once the mirror's database is closed (a durable store closes its files and gives up its lock). */
   close?(): Promise<void>;
+  /**
+   * The store keeps its data on disk, where no browser evicts it (`openFileStorage`): the mirror's
+   * `status.persisted` is then `true`, and `persist()` resolves `true` without asking anyone.
+   */
+  readonly durable?: boolean;
 }
 
 /**

@@ -21,6 +21,7 @@ import { liveObservable } from './live-query.js';
 import { FORWARDED_CLIENT_OPTIONS, resolveMirrorOptions, type MirrorOptions, type ResolvedMirrorOptions } from './options.js';
 import { createQueries } from './queries.js';
 import { createStatusFeed, type StatusFeed } from './status-feed.js';
+import { createStorageWatch, type StorageWatch } from './storage-watch.js';
 import { whenGroupSynced } from './when-synced.js';
 import { createStrandedControl, type StrandedControl } from '../sync/copies/index.js';
 
@@ -48,6 +49,8 @@ interface MirrorParts {
   edits: Edits;
   watch: LatestOrdersWatch;
   stranded: StrandedControl;
+  /** `status.persisted` and `status.quota`, and `persist()`. */
+  storageWatch: StorageWatch;
   /** Ends what outlives a stop (pollers, the status feed, the database and its storage), last thing in `close()`. */
   release: () => Promise<void>;
 }
@@ -92,6 +95,14 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     cycle: (hooks) => createConfiguredCycle(cycleSettings, hooks),
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
+  const storageWatch = createStorageWatch({ env, durable: options.storage?.durable === true, set: feed.set });
+  // The storage is read again once a run has ended (at most once a minute), whatever its outcome.
+  let running = false;
+  feed.status.subscribe((s) => {
+    const now = s.phase === 'syncing' || s.phase === 'initial-sync';
+    if (running && !now) storageWatch.ranOnce();
+    running = now;
+  });
   const assertOpen = (what: string) => controller.assertOpen(what);
   // The pollers write outside the controller's queue: each poll's orders are applied in one
   // transaction by the pull's version rule (a newer `_v` wins), so they commute with a pull under
@@ -113,6 +124,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   });
   async function release(): Promise<void> {
     watch.stopAll();
+    storageWatch.close();
     feed.close();
     await stranded.close();
     stopReopening();
@@ -120,7 +132,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     releaseReopenFrame(db);
     await options.storage?.close?.();
   }
-  return { db, env, collections, feed, controller, edits, watch, stranded, release };
+  return { db, env, collections, feed, controller, edits, watch, stranded, storageWatch, release };
 }
 
 /**
@@ -151,14 +163,23 @@ export function mirroredCollections(asked: readonly CollectionName[]): Collectio
 
 /** The facade an app holds over the parts: each call goes to the collaborator it belongs to. */
 function mirrorFacade(parts: MirrorParts): Mirror {
-  const { db, env, feed, controller, edits, watch, stranded } = parts;
+  const { db, env, feed, controller, edits, watch, stranded, storageWatch } = parts;
   let closing: Promise<void> | undefined;
   return {
     db: db as unknown as MirrorDatabase,
     query: createQueries(db),
     status: readonlyView(feed.status),
     progress: readonlyView(feed.progress),
-    start: () => controller.start(),
+    start() {
+      const started = controller.start();
+      // Asked of a mirror that may start (closed: `start()` rejects, and the watch is closed too).
+      storageWatch.started();
+      return started;
+    },
+    async persist() {
+      controller.assertOpen('persist');
+      return storageWatch.persist();
+    },
     stop: () => controller.stop(),
     close: () => (closing ??= controller.close().then(parts.release)),
     syncNow: (opts) => controller.syncNow(opts),

@@ -30,6 +30,25 @@ export interface Mirror<G extends string = string> {
    */
   start(): Promise<void>;
   /**
+   * Asks the browser to keep this origin's storage for good (`navigator.storage.persist()`), so
+   * that it is not evicted under storage pressure, and resolves with whether it is kept; updates
+   * `status.persisted` and `status.quota`. `start()` asks too, where the storage is not kept yet;
+   * an app may ask again, from a "keep data on this device" button, say. The browser may refuse; what each engine does (web.dev's "Persistent
+   * storage", WebKit's "Updates to Storage Policy"):
+   * - Chromium decides without a prompt, from how the site is used (engagement, installed as an app).
+   * - Firefox asks the person with a prompt.
+   * - Safari (17 and later) decides without a prompt; a persistent origin is exempt from the
+   *   eviction WebKit makes when all sites together pass the overall quota. A Home Screen web app
+   *   is the way to keep data from Safari's deletion after seven days of use without a visit
+   *   (docs/limits.md).
+   * - WebKitGTK and Node with fake-indexeddb have no `navigator.storage`: resolves `false`. A mirror
+   *   on a durable store of its own (`openFileStorage`) resolves `true`.
+   *
+   * A failure of the runtime's call resolves `false`; sync never depends on it. Rejects with a
+   * `PosCloudError` once the mirror is closed.
+   */
+  persist(): Promise<boolean>;
+  /**
    * Stops syncing (the data and the outbox stay) and resolves once the run under way has ended;
    * `start()` carries on where it left. `watchLatestOrders` pollers are not stopped (see there).
    */
@@ -76,7 +95,7 @@ export interface Mirror<G extends string = string> {
   remove(collection: CollectionName, id: Id): Promise<void>;
   /** A Dexie live query: re-runs when the data it read changes, works offline. */
   live<T>(query: () => T | Promise<T>): Observable<T>;
-  /** Phase, online, leader, pending pushes, conflicts, sync groups complete, last sync, last error. */
+  /** Phase, online, leader, pending pushes, conflicts, sync groups complete, storage kept and its quota, last sync, last error. */
   readonly status: ReadonlyObservableValue<SyncStatus<G>>;
   /** Per collection: records so far, pages, done. */
   readonly progress: ReadonlyObservableValue<SyncProgress>;

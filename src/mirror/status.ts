@@ -8,6 +8,16 @@ export type { SyncPhase };
 // The progress is the sync engine's (it is made where the pulls run); the mirror publishes it.
 export { initialProgress, type CollectionSyncProgress, type SyncProgress };
 
+/** What the runtime says of the space an origin uses and may use (`navigator.storage.estimate()`), in bytes. */
+export interface StorageQuota {
+  /** About how many bytes the origin uses (all its storage, not only the mirror's database). */
+  usage: number;
+  /** About how many bytes the origin may use before a write fails with `QuotaExceededError`. */
+  quota: number;
+  /** When the runtime said so (local ms epoch). */
+  at: number;
+}
+
 /**
  * The mirror's sync status, as `mirror.status` publishes it. `G` is the names of the mirror's
  * sync groups (see the option `syncGroups`).
@@ -113,6 +123,22 @@ export interface SyncStatus<G extends string = string> {
    * the open. `'open'` otherwise (also before the first open).
    */
   storage: 'open' | 'reopening';
+  /**
+   * Whether the browser keeps this origin's storage for good (`navigator.storage.persisted()`):
+   * `false` means best effort, which the browser may evict under storage pressure (and Safari
+   * deletes after seven days of use without a visit; see `mirror.persist()` and docs/limits.md).
+   * `true` also for a mirror on a durable store of its own (`openFileStorage` in Node: files on
+   * disk). `undefined` where the runtime does not say (no `navigator.storage`: WebKitGTK, Node
+   * with fake-indexeddb), and until it has answered. Read when the mirror starts and after runs,
+   * at most once a minute, and by `persist()`.
+   */
+  persisted: boolean | undefined;
+  /**
+   * The origin's usage and quota (`navigator.storage.estimate()`), where the runtime tells them;
+   * `undefined` where it does not (no `navigator.storage`, a file store in Node), and until it has
+   * answered. Read as {@link persisted} is. Figures are the engine's estimate for the whole origin.
+   */
+  quota: StorageQuota | undefined;
   /** When the last sync run completed successfully (local ms). */
   lastSyncAt: number | undefined;
   /** The last failure, without secrets. */
@@ -140,6 +166,8 @@ export function initialStatus(online: boolean): SyncStatus {
     lastPulledAt: {},
     groups: {},
     storage: 'open',
+    persisted: undefined,
+    quota: undefined,
     lastSyncAt: undefined,
     lastError: undefined,
   };

@@ -36,6 +36,8 @@ export interface FileStorageOptions {
 export interface FileStorage extends MirrorStorage {
   /** The data directory, absolute. */
   readonly dataDir: string;
+  /** Always `true`: the data is on disk (a mirror on it says `status.persisted: true`). */
+  readonly durable: true;
   /** What was found there when it opened: the databases restored, and the transactions replayed. */
   readonly restored: readonly { name: string; version: number; replayed: number }[];
   attach(db: Dexie): void;
@@ -104,6 +106,7 @@ function storageOver(
     indexedDB: factory,
     IDBKeyRange: keyRange,
     restored: [...restored.values()].map(({ name, version, replayed }) => ({ name, version, replayed })),
+    durable: true,
     attach(db) {
       if (closed) throw new PosCloudError(`the file storage in ${dataDir} is closed`);
       const dir = join(dataDir, directoryOf(db.name));

@@ -465,7 +465,6 @@ class Controller implements SyncController {
   /** The lifecycle has just moved to `running`: a new term; campaign, and sync once leading. */
   #beginRunning(): void {
     this.#term = new AbortController();
-    void this.#o.env.persistStorage().catch(() => undefined);
     this.#elector.start();
   }
 

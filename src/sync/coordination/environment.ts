@@ -8,6 +8,19 @@ export interface LockManagerLike {
 }
 
 /**
+ * The Storage API (`navigator.storage`) as far as the mirror uses it (replaceable in tests): each
+ * method may be missing, as engines differ (WebKitGTK has none of them).
+ */
+export interface StorageManagerLike {
+  /** Asks the browser to keep this origin's storage: resolves with whether it will. */
+  persist?(): Promise<boolean>;
+  /** Whether this origin's storage is kept (not evicted under pressure). */
+  persisted?(): Promise<boolean>;
+  /** About how many bytes this origin uses, and may use. */
+  estimate?(): Promise<{ usage?: number; quota?: number }>;
+}
+
+/**
  * The browser globals the sync engine depends on, behind one interface so tests can replace
  * time, connectivity, visibility and locks (STYLE.md: no hard-wired globals).
  */
@@ -26,12 +39,12 @@ export interface SyncEnvironment {
   onVisible(fn: () => void): () => void;
   /** Web Locks, where the runtime has them. */
   locks: LockManagerLike | undefined;
-  /** Asks the browser to keep this origin's storage (no eviction under pressure). */
-  persistStorage(): Promise<boolean | undefined>;
+  /** The Storage API (`navigator.storage`), where the runtime has it: persistence, quota and usage. */
+  storage: StorageManagerLike | undefined;
 }
 
 interface BrowserGlobals {
-  navigator?: { onLine?: boolean; locks?: LockManagerLike; storage?: { persist?(): Promise<boolean>; persisted?(): Promise<boolean> } };
+  navigator?: { onLine?: boolean; locks?: LockManagerLike; storage?: StorageManagerLike };
   addEventListener?(type: string, fn: () => void): void;
   removeEventListener?(type: string, fn: () => void): void;
   document?: { visibilityState?: string; addEventListener?(type: string, fn: () => void): void; removeEventListener?(type: string, fn: () => void): void };
@@ -71,11 +84,6 @@ export function defaultEnvironment(): SyncEnvironment {
       return () => doc.removeEventListener?.('visibilitychange', listener);
     },
     locks: g.navigator?.locks,
-    async persistStorage() {
-      const storage = g.navigator?.storage;
-      if (!storage?.persist) return undefined;
-      if (await storage.persisted?.()) return true;
-      return storage.persist();
-    },
+    storage: g.navigator?.storage,
   };
 }

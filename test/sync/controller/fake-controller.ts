@@ -61,7 +61,7 @@ export function fakeEnvironment(locks: LockManagerLike = fakeLocks()) {
     },
     onVisible: () => () => undefined,
     locks,
-    persistStorage: async () => undefined,
+    storage: undefined,
   };
   return {
     env,
