@@ -36,7 +36,8 @@ export interface Mirror<G extends string = string> {
    * an app may ask again, from a "keep data on this device" button, say. The browser may refuse; what each engine does (web.dev's "Persistent
    * storage", WebKit's "Updates to Storage Policy"):
    * - Chromium decides without a prompt, from how the site is used (engagement, installed as an app).
-   * - Firefox asks the person with a prompt.
+   * - Firefox asks the person with a prompt, and this promise waits for the answer (with no one to
+   *   answer, it does not settle: do not hold other work on it). `start()` does not wait for it.
    * - Safari (17 and later) decides without a prompt; a persistent origin is exempt from the
    *   eviction WebKit makes when all sites together pass the overall quota. A Home Screen web app
    *   is the way to keep data from Safari's deletion after seven days of use without a visit

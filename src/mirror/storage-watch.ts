@@ -49,11 +49,17 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
 
   async function read(ask: boolean): Promise<boolean | undefined> {
     lastRead = env.now();
-    let persisted = await attempt(() => storage?.persisted?.());
-    if (ask && persisted === false && storage?.persist) persisted = (await attempt(() => storage.persist?.())) ?? persisted;
+    const persisted = await attempt(() => storage?.persisted?.());
     const estimate = await attempt(() => storage?.estimate?.());
     const quota = quotaOf(estimate, env.now());
     publish({ ...(persisted === undefined ? {} : { persisted }), ...(quota === undefined ? {} : { quota }) });
+    // Asked, not awaited: Firefox asks the user, and the answer may never come (a tablet left alone,
+    // a browser under automation). The reading above is published whatever it says.
+    if (ask && persisted === false && storage?.persist) {
+      void attempt(() => storage.persist?.()).then((granted) => {
+        if (granted === true) publish({ persisted: true });
+      });
+    }
     return persisted;
   }
 

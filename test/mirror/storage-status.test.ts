@@ -87,10 +87,20 @@ describe('status.persisted and status.quota', () => {
     const mirror = fixture.mirror({ environment: { ...time.env, storage: storage.manager } });
     expect(mirror.status.value).toMatchObject({ persisted: undefined, quota: undefined });
     await mirror.start();
-    const status = await waitFor(mirror.status, (s) => s.quota !== undefined);
-    expect(status.persisted).toBe(true);
+    // The reading is published first (not kept waiting for an answer Firefox asks the user for), then the grant.
+    const status = await waitFor(mirror.status, (s) => s.quota !== undefined && s.persisted === true);
     expect(status.quota).toEqual({ usage: 4_096, quota: 5_000_000, at: 1_000_000 });
     expect(storage.calls).toEqual({ persisted: 1, persist: 1, estimate: 1 });
+  });
+
+  it('publish the reading while a request to persist waits for an answer that does not come (Firefox asks the user)', async () => {
+    fixture = await startMirrorFixture();
+    const storage = storageManager({ granted: true, usage: 4_096 });
+    storage.manager.persist = () => new Promise<boolean>(() => undefined);
+    const mirror = fixture.mirror({ environment: { ...clock().env, storage: storage.manager } });
+    await mirror.start();
+    const status = await waitFor(mirror.status, (s) => s.quota !== undefined);
+    expect(status).toMatchObject({ persisted: false, quota: { usage: 4_096 } });
   });
 
   it('are read again after runs, at most once a minute: a run within the minute is read when the minute is up, once', async () => {
