@@ -18,7 +18,10 @@ export interface StorageWatchOptions {
 export interface StorageWatch {
   /** `start()` was called: asks to keep the storage where it is not kept yet, then reads (at most once a minute). */
   started(): void;
-  /** A run has ended: reads again, at most once a minute (later, when the last read is too recent). */
+  /**
+   * A run has ended: reads again, at most once a minute (later, when the last read is too recent),
+   * except after the first run, which is read at once: a first sync is what fills the storage.
+   */
   ranOnce(): void;
   /** `mirror.persist()`: asks the browser to keep the storage, reads again, and resolves with whether it is kept. */
   persist(): Promise<boolean>;
@@ -37,6 +40,7 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
   let closed = false;
   let lastRead: number | undefined;
   let later: unknown;
+  let readAfterRun = false;
 
   const publish = (patch: Pick<Partial<SyncStatus>, 'persisted' | 'quota'>) => {
     if (closed) return;
@@ -63,10 +67,10 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
     return persisted;
   }
 
-  /** A read on its own: now, or when a minute has passed since the last one (a single read waits). */
-  function readSoon(ask: boolean): void {
-    if (closed || durable || !storage || later !== undefined) return;
-    const wait = lastRead === undefined ? 0 : lastRead + STORAGE_READ_INTERVAL_MS - env.now();
+  /** A read on its own: now, or when a minute has passed since the last one (a single read waits); `now` reads at once. */
+  function readSoon(ask: boolean, now = false): void {
+    if (closed || durable || !storage || (later !== undefined && !now)) return;
+    const wait = lastRead === undefined || now ? 0 : lastRead + STORAGE_READ_INTERVAL_MS - env.now();
     if (wait <= 0) return void read(ask);
     later = env.setTimeout(() => {
       later = undefined;
@@ -78,7 +82,10 @@ export function createStorageWatch(options: StorageWatchOptions): StorageWatch {
 
   return {
     started: () => readSoon(true),
-    ranOnce: () => readSoon(false),
+    ranOnce() {
+      readSoon(false, !readAfterRun);
+      readAfterRun = true;
+    },
     async persist() {
       if (durable) return true;
       if (!storage?.persist) return false;

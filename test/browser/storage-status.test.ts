@@ -27,7 +27,9 @@ describeEngines('the storage status in %s', { timeout: 120_000 }, (engine) => {
       await (window as unknown as PageWindow).conformance.openMirror(o).start();
     }, { token: stage.sim.token, tenant: freshTenant('storage-status'), pollIntervalMs: 600_000 });
     await waitUntil('the first sync', () => tab.evaluate(() => (window as unknown as PageWindow).mirror.status.value.lastSyncAt !== undefined), Boolean, SLOW);
-    // Read once more now that the data is in (the reads on their own come at most once a minute).
+    // The storage is read again as the first sync ends (Firefox says 0 bytes used at the start).
+    await waitUntil('the reading after the first sync', () => tab.evaluate(() => navigator.storage?.estimate === undefined || ((window as unknown as PageWindow).mirror.status.value.quota?.usage ?? 0) > 0));
+    // And once more through persist() where the engine answers it.
     // Firefox asks the user before it keeps a site's storage: persist() waits for an answer no one gives here.
     const asks = engine !== 'firefox';
     const seen = await tab.evaluate(async (asks) => {
