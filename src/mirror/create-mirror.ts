@@ -96,7 +96,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
   const storageWatch = createStorageWatch({ env, durable: options.storage?.durable === true, set: feed.set });
-  // The storage is read again once a run has ended (at most once a minute), whatever its outcome.
+  // The storage is read again once a run has ended (at once after the first, then at most once a minute), whatever its outcome.
   let running = false;
   feed.status.subscribe((s) => {
     const now = s.phase === 'syncing' || s.phase === 'initial-sync';

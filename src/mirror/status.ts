@@ -129,8 +129,8 @@ export interface SyncStatus<G extends string = string> {
    * deletes after seven days of use without a visit; see `mirror.persist()` and docs/limits.md).
    * `true` also for a mirror on a durable store of its own (`openFileStorage` in Node: files on
    * disk). `undefined` where the runtime does not say (no `navigator.storage`: WebKitGTK, Node
-   * with fake-indexeddb), and until it has answered. Read when the mirror starts and after runs,
-   * at most once a minute, and by `persist()`.
+   * with fake-indexeddb), and until it has answered. Read when the mirror starts, when its first run
+   * ends, after later runs at most once a minute, and by `persist()`.
    */
   persisted: boolean | undefined;
   /**
