@@ -21,6 +21,8 @@ export interface StorageErrorOptions extends PosCloudErrorOptions {
   /** The file or directory concerned (for IndexedDB, the database's name). */
   path: string;
   problem: StorageProblem;
+  /** The record an edit that failed was for, when it has one (`connection-lost`). */
+  id?: string;
 }
 
 /**
@@ -34,11 +36,19 @@ export class StorageError extends PosCloudError {
   /** The file or directory concerned (for IndexedDB, the database's name). */
   readonly path: string;
   readonly problem: StorageProblem;
+  /**
+   * The record the failed edit was for (`connection-lost` on `save` or `remove`): the id given, or
+   * the one minted for a create when the edit got as far as minting it (`undefined` for a create
+   * that met the loss sooner). A create is not stored under it (the mirror looked once the
+   * database was open again), so making it again makes one record, not two.
+   */
+  readonly id?: string;
 
   constructor(message: string, options: StorageErrorOptions) {
     super(message, options);
     this.path = options.path;
     this.problem = options.problem;
+    if (options.id !== undefined) this.id = options.id;
   }
 }
 

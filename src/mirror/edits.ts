@@ -11,6 +11,15 @@ import { inTransaction } from '../db/in-transaction.js';
 import type { MirrorTransaction } from './mirror-transaction.js';
 import type { MirrorDatabase } from './typed-rows.js';
 
+/** The longest a `save()` that met a lost connection waits for the database to open again before it rejects (ms). */
+export const SETTLE_TIMEOUT_MS = 10_000;
+
+/** The record an edit is for, and whether it creates it. */
+interface EditOf {
+  id: Id;
+  create: boolean;
+}
+
 /** Options of {@link createEdits}. */
 export interface EditsOptions {
   db: MirrorDb;
@@ -52,30 +61,53 @@ export function createEdits(options: EditsOptions): Edits {
    * can show (and make again), and the database is opened again for the next one. So does one
    * whose transaction failed while the database is being opened again (it died with the
    * connection). Any other error (a record refused, say) is thrown as it is.
+   *
+   * A create is looked for once the database is open again: the engine may have committed its
+   * transaction and lost the connection before saying so. Found, the save resolves with its id (it
+   * is stored, with its outbox entry); not found, or not open again within
+   * {@link SETTLE_TIMEOUT_MS}, it rejects, and making it again makes one record, not two.
    */
-  function lostConnection(what: string, collection: CollectionName, error: unknown): never {
+  async function settleLost(what: string, collection: CollectionName, error: unknown, edit: EditOf | undefined): Promise<Id> {
     const storageFailure = error instanceof Dexie.DexieError || error instanceof DOMException;
     if (!isConnectionLost(error) && !(storageFailure && isReopening(db))) throw error;
-    void reopenDatabase(db).catch(() => undefined);
-    throw new StorageError(`${what}: the connection to database "${db.name}" was lost before the edit of ${collection} was stored; it is being opened again: make the edit again`, {
+    const reopened = reopenDatabase(db).then(
+      () => true,
+      () => false,
+    );
+    if (edit?.create && (await withinSettleTime(reopened))) {
+      const stored = await db.collection(collection).get(edit.id).catch(() => undefined);
+      if (stored !== undefined) return edit.id;
+    }
+    const which = edit ? `${collection} ${edit.id}` : collection;
+    throw new StorageError(`${what}: the connection to database "${db.name}" was lost before the edit of ${which} was stored; it is being opened again: make the edit again`, {
       path: db.name,
       problem: 'connection-lost',
       cause: error,
+      ...(edit ? { id: edit.id } : {}),
     });
+  }
+
+  /** Whether `reopened` says open within {@link SETTLE_TIMEOUT_MS} (a save never waits longer on it). */
+  function withinSettleTime(reopened: Promise<boolean>): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SETTLE_TIMEOUT_MS)));
+    return Promise.race([reopened, late]).finally(() => clearTimeout(timer));
   }
 
   return {
     async save(collection, record) {
       assertOpen('save');
       assertMirrored(collection, 'save');
-      const id = await saveLocal(db, collection, record, { now: options.now() }).catch((error: unknown) => lostConnection('save', collection, error));
+      let edit: EditOf | undefined;
+      const onId = (id: Id, create: boolean) => (edit = { id, create });
+      const id = await saveLocal(db, collection, record, { now: options.now(), onId }).catch((error: unknown) => settleLost('save', collection, error, edit));
       outboxGrew();
       return id;
     },
     async remove(collection, id) {
       assertOpen('remove');
       assertMirrored(collection, 'remove');
-      await removeLocal(db, collection, id, { now: options.now() }).catch((error: unknown) => lostConnection('remove', collection, error));
+      await removeLocal(db, collection, id, { now: options.now() }).catch((error: unknown) => settleLost('remove', collection, error, { id, create: false }));
       outboxGrew();
     },
     async retryRejected(ids) {

@@ -16,6 +16,12 @@ import { inTransaction } from '../../db/in-transaction.js';
 export interface LocalEditOptions {
   /** Time of the edit (ms): stamps defaults such as `date_created`, new ids and the outbox entry. */
   now: number;
+  /**
+   * Told the id of the record the edit writes (the one given, or the one minted for a create), and
+   * whether it creates it, before it is written: a caller whose transaction then fails can still
+   * look for the record.
+   */
+  onId?: (id: Id, create: boolean) => void;
 }
 
 /**
@@ -49,7 +55,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
   return inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts], async (db) => {
     const table = db.collection(collection);
     const local = id === '0' || id === undefined ? undefined : await table.get(id);
-    if (!local) return createRecord(db, collection, given, id ?? '0', now);
+    if (!local) return createRecord(db, collection, given, id ?? '0', options);
 
     const passed = Object.keys(given).filter((k) => k !== 'id' && k !== '_t' && !isMetaField(k));
     const { validated, filled } = validateEdit(collection, local, given, passed, now);
@@ -58,6 +64,7 @@ export async function saveLocal(db: MirrorDb, collection: CollectionName, input:
     for (const field of filled) setField(record, field, validated[field]);
     const changed = [...passed, ...filled].filter((f) => !sameValue(record[f], local[f]));
     if (changed.length === 0) return local.id;
+    options.onId?.(local.id, false);
 
     const wasDeleted = isTombstone(collection, local);
     const tombstone = isTombstone(collection, record);
@@ -105,7 +112,8 @@ export async function removeLocal(db: MirrorDb, collection: CollectionName, id: 
   });
 }
 
-async function createRecord(db: MirrorDb, collection: CollectionName, given: Record<string, unknown>, id: Id, now: number): Promise<Id> {
+async function createRecord(db: MirrorDb, collection: CollectionName, given: Record<string, unknown>, id: Id, options: LocalEditOptions): Promise<Id> {
+  const { now } = options;
   const info = COLLECTION_INFO[collection];
   let newId = id;
   const minted = newId === '0';
@@ -123,6 +131,7 @@ async function createRecord(db: MirrorDb, collection: CollectionName, given: Rec
     while ((await db.collection(collection).get(newId)) !== undefined) newId = generateId(info.tableId, { now });
   }
   const validated = validateWrite(collection, { ...given, id: newId, _v: undefined }, { now }) as Record<string, unknown>;
+  options.onId?.(newId, true);
   const record: StoredRecord = { ...validated, id: newId, _v: 0 };
   const changed = Object.keys(record).filter((f) => !isMetaField(f) && record[f] !== undefined);
   const tombstone = isTombstone(collection, record);
