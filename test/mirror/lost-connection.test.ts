@@ -64,7 +64,10 @@ describe('WebKit\'s lost IndexedDB server', () => {
     expect(lostId).toMatch(/^[1-9][0-9]*$/);
     expect((failed as Error).message).toContain(`customers ${lostId}`);
     fixture.sim.store.sell();
-    await mirror.syncNow({ collections: ['orders'] }).catch(() => undefined);
+    // syncNow() rejects with the same StorageError, whatever the engine and Dexie wrapped the loss in.
+    const runFailed = await mirror.syncNow({ collections: ['orders'] }).catch((error: unknown) => error);
+    expect(runFailed).toMatchObject({ name: 'StorageError', problem: 'connection-lost', path: mirror.db.name });
+    expect((runFailed as Error).message).toContain('Connection to Indexed Database server lost');
     expect(mirror.status.value.lastError).toMatchObject({ name: 'StorageError' });
     expect(mirror.status.value.lastError?.message).toContain('the connection to the database was lost');
     state.lost = false;

@@ -9,6 +9,7 @@ import {
   judgeFailure,
   judgeRunFailure,
   quotaError,
+  runErrorFor,
   type CycleHooks,
   type FailureVerdict,
   type SyncCycle,
@@ -225,7 +226,7 @@ class Controller implements SyncController {
       // A call its caller aborted is cut short on purpose, and ends with the caller's reason.
       this.#failed(caller?.aborted ? { event: 'run-cut' } : judgeRunFailure(error, signal, this.#failureContext()));
       caller?.throwIfAborted();
-      throw error;
+      throw runErrorFor(error, this.#o.db);
     }
   }
 

@@ -2,7 +2,7 @@ import { Dexie } from 'dexie';
 import { isConnectionLost } from '../../db/connection-lost.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { reopenDatabase } from '../../db/reopen.js';
-import { AuthError, type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isTimeoutError } from '../../errors/index.js';
+import { AuthError, type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isStorageError, isTimeoutError, StorageError } from '../../errors/index.js';
 
 /** What a quota error says when the engine gave it no message (Chromium gives none). */
 const QUOTA_MESSAGE = 'the storage of this origin is full (quota exceeded)';
@@ -129,4 +129,19 @@ export function judgeFailure(error: unknown, context: FailureContext): FailureVe
 /** A failure of a `syncNow()` or of the push after an edit (`signal`: the run's): none when the run was cut short on purpose. */
 export function judgeRunFailure(error: unknown, signal: AbortSignal, context: FailureContext): FailureVerdict {
   return signal.aborted ? { event: 'run-cut' } : judgeFailure(error, context);
+}
+
+/**
+ * What a `syncNow()` that failed with `error` rejects with: the error itself, except a lost
+ * IndexedDB connection, whatever each engine and Dexie wrapped it in (WebKit's `UnknownError`, a
+ * Dexie `OpenFailedError` or `DatabaseClosedError`), which becomes the `StorageError`
+ * (`connection-lost`) a `save()` meeting it rejects with, the engine's error as its `cause`.
+ */
+export function runErrorFor(error: unknown, db: MirrorDb): unknown {
+  if (isStorageError(error) || isAbort(error) || !isClosedDatabase(error)) return error;
+  return new StorageError(`sync: the connection to database "${db.name}" was lost during the run; it is being opened again, and the run is retried (${describeError(error).message})`, {
+    path: db.name,
+    problem: 'connection-lost',
+    cause: error,
+  });
 }

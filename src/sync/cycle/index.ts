@@ -16,6 +16,7 @@ export {
   judgeFailure,
   judgeRunFailure,
   quotaError,
+  runErrorFor,
   type FailureContext,
   type FailureEvent,
   type FailureVerdict,
