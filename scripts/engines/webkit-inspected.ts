@@ -60,7 +60,12 @@ function inspectedTab(open: (url: string) => Promise<InspectedPage>, current: ()
     engine: 'webkit',
     async goto(url) {
       if (current()) throw new Error('inspected WebKit: the tab is sent to one address only, once');
-      await open(url);
+      const opened = await open(url);
+      // The inspector lists the page as soon as it starts loading; `goto` resolves, as elsewhere, after its `load`.
+      for (const until = Date.now() + 30_000; (await opened.evaluate<string>('document.readyState')) !== 'complete'; ) {
+        if (Date.now() > until) throw new Error(`inspected WebKit: ${url} did not finish loading within 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async evaluate(fn, arg) {
       const id = JSON.stringify(`job-${++jobs}`);
