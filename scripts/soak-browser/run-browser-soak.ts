@@ -30,6 +30,7 @@ import type { PageSnapshot } from './page/soak-page.js';
 import { startReportServer, type ReportServer } from './report-server.js';
 import { ServiceWatch } from './service-watch.js';
 import { settleTabs, type SettleOutcome } from './settle.js';
+import { refusedButStored } from './refused-saves.js';
 import { buildSoakSite, type SoakSite } from './site.js';
 import { TabSet } from './tab-set.js';
 import { writeTrace } from './trace.js';
@@ -55,6 +56,8 @@ export interface BrowserSoakResult {
   tabs: { opened: number; open: number };
   conflicts: { noted: number; resolvedLocal: number; resolvedServer: number };
   collisions: { minted: number; tooLate: number; moved: number };
+  /** User actions refused for a lost storage connection, and the steps of those stored all the same (see `refused-saves.ts`). */
+  refusedSaves: { refused: number; stored: number[] };
   settle: SettleOutcome;
   check: BrowserCheckResult;
   /** The trace of the records the violations are about (a JSON file), when there are any. */
@@ -192,6 +195,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
         tooLate: backOffice.collisions.filter((c) => c.state === 'too-late').length,
         moved: check.collisionsMoved,
       },
+      refusedSaves: refusedButStored(users.log, reports.reports, server, watch),
       settle: settled,
       check,
       ...(trace ? { trace } : {}),
