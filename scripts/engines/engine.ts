@@ -64,8 +64,9 @@ export interface EngineBrowser {
    * Kills the process that serves the browser's IndexedDB, where it runs apart from the browser
    * and the pages, as iOS ends WebKit's when an app goes to the background: WebKit's
    * `WebKitNetworkProcess`, in the WebKit driven through its inspector (`launchInspectedWebKit`;
-   * under WebKitWebDriver the kill ends the WebDriver session). Resolves with how many processes
-   * it killed. Absent elsewhere: Chromium serves IndexedDB from its browser process (killing its
+   * under WebKitWebDriver the kill ends the WebDriver session). One WebKit started less than 1.5 s
+   * ago is killed once it is that old (killing one WebKitGTK is still starting aborts the whole
+   * browser). Resolves with how many processes it killed. Absent elsewhere: Chromium serves IndexedDB from its browser process (killing its
    * storage service's utility process leaves every connection as it was), Firefox from its parent
    * process.
    */

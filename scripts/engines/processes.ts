@@ -74,3 +74,19 @@ export function killAll(pids: readonly number[]): number {
   }
   return killed;
 }
+
+/**
+ * How long ago process `pid` started (ms), from `/proc` (its start in clock ticks since boot, at
+ * Linux's fixed 100 ticks a second, against the uptime); undefined when it is gone.
+ */
+export function startedAgoMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime); the fields after the command name follow the last ')', from field 3.
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const uptimeSeconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return uptimeSeconds * 1000 - startTicks * 10;
+  } catch {
+    return undefined;
+  }
+}

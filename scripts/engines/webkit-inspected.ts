@@ -10,8 +10,11 @@
  * input (click, fill, press), a reload, another tab or a screenshot is not offered.
  */
 import { NAME_HELPER, type EngineBrowser, type EngineTab } from './engine.js';
-import { descendants, killAll, signalAll } from './processes.js';
+import { descendants, killAll, signalAll, startedAgoMs } from './processes.js';
 import { inspectWebKitPage, type InspectedPage } from './webkit-inspector.js';
+
+/** How long a network process has run before it is killed (ms): see `killStorage`. */
+const STARTING_MS = 1_500;
 
 /** Launches nothing yet: MiniBrowser starts with the tab's first `goto`. */
 export function launchInspectedWebKit(): Promise<EngineBrowser> {
@@ -35,7 +38,13 @@ export function launchInspectedWebKit(): Promise<EngineBrowser> {
       if (!suspended) stopped = [];
     },
     async killStorage() {
-      return killAll(descendants(pid(), /WebKitNetworkProcess/));
+      const pids = descendants(pid(), /WebKitNetworkProcess/);
+      // WebKitGTK's UI process aborts (SIGTRAP, "readPIDFromPeer: Unexpected short read from PID
+      // socket") when a network process it is starting dies before telling it its pid: one that
+      // young is given time to finish starting.
+      const wait = Math.max(0, ...pids.map((p) => STARTING_MS - (startedAgoMs(p) ?? STARTING_MS)));
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return killAll(pids);
     },
     async close() {
       signalAll(stopped, false);
@@ -60,7 +69,12 @@ function inspectedTab(open: (url: string) => Promise<InspectedPage>, current: ()
     engine: 'webkit',
     async goto(url) {
       if (current()) throw new Error('inspected WebKit: the tab is sent to one address only, once');
-      await open(url);
+      const opened = await open(url);
+      // The inspector lists the page as soon as it starts loading; `goto` resolves, as elsewhere, after its `load`.
+      for (const until = Date.now() + 30_000; (await opened.evaluate<string>('document.readyState')) !== 'complete'; ) {
+        if (Date.now() > until) throw new Error(`inspected WebKit: ${url} did not finish loading within 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     },
     async evaluate(fn, arg) {
       const id = JSON.stringify(`job-${++jobs}`);

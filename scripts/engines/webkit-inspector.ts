@@ -138,9 +138,17 @@ async function pageSession(socket: WebSocket, dataDir: string, pid: number, clos
       for (const listener of listening.get(inner.method) ?? []) listener(inner.params ?? {});
     }
   });
+  // The browser gone (or its page's target): what waits for an answer fails, rather than waiting for ever.
+  let closed = false;
+  socket.addEventListener('close', () => {
+    closed = true;
+    for (const answer of answers.values()) answer.reject(new Error('WebKit inspector: the connection to the page closed (MiniBrowser ended?)'));
+    answers.clear();
+  });
   await Promise.race([targetKnown, new Promise((_, reject) => setTimeout(() => reject(new Error('WebKit inspector: no page target within 10 s')), 10_000))]);
   const send = (method: string, params: Record<string, unknown> = {}) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
+      if (closed) return reject(new Error(`WebKit inspector: ${method}: the connection to the page is closed (MiniBrowser ended?)`));
       const id = ++lastId;
       answers.set(id, { resolve, reject });
       socket.send(JSON.stringify({ id: ++lastId, method: 'Target.sendMessageToTarget', params: { targetId: target, message: JSON.stringify({ id, method, params }) } }));

@@ -10,7 +10,10 @@
  *   Firefox and WebKit freeze, having no per-tab command), for a while;
  * - fault phases of the simulator, the back office's edits, deletions and deliveries;
  * - an id collision: a tab creates a record (with children or alone) and another device's record
- *   is written on the server under its id, before the first pull that can see it.
+ *   is written on the server under its id, before the first pull that can see it;
+ * - with `--storage-kills`, the process serving IndexedDB killed (`EngineBrowser.killStorage`) at
+ *   a random moment, at a point of the leader's traffic (as a reload is aimed), or while a user's
+ *   `save()` is under way.
  */
 import type { EngineBrowser } from '../engines/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
@@ -20,17 +23,27 @@ import { uniqueValue } from '../soak/soak-fields.js';
 import type { BackOffice } from './back-office.js';
 import type { BrowserSoakOptions } from './options.js';
 import type { PageOutcome } from './page/soak-page.js';
-import { chaosActions, type ChaosAction, type ChaosKind, type Moment } from './plan.js';
+import { chaosActions, type ChaosAction, type ChaosKind, type KillMoment, type Moment } from './plan.js';
 import type { SoakTab } from './soak-tab.js';
 import type { TabSet } from './tab-set.js';
 import type { TrapPoint } from './tab-proxy.js';
-import { play } from './users.js';
+import { play, type SaveUnderWay } from './users.js';
 
 /** How long a trap waits for its request before it counts as missed (ms). */
 const TRAP_WAIT_MS = 20_000;
+/** How long a kill aimed at a save waits for a user to start one (ms). */
+const SAVE_WAIT_MS = 10_000;
 
 /** How a reload or a close landed: at a random moment, or at a point of the traffic (hit, or missed: no such request came). */
 export type MomentCounts = { random: number } & Record<TrapPoint, { hit: number; missed: number }>;
+
+/**
+ * How the storage kills landed: as {@link MomentCounts}, and during a save (hit: the page had not
+ * answered when the kill came; late: it had, the kill came all the same; missed: no save started
+ * in time, no kill); `none` counts kills that found no storage process (WebKit starts a new one
+ * only when one is needed).
+ */
+export type KillCounts = MomentCounts & { save: { hit: number; late: number; missed: number }; none: number };
 
 /** What the chaos did. */
 export interface ChaosCounts {
@@ -45,6 +58,7 @@ export interface ChaosCounts {
   freezes: number;
   lids: number;
   faultPhases: number;
+  kills: KillCounts;
   /** Chaos actions that found nothing to act on (no tab open, a freeze asked of a frozen tab). */
   nothingToDo: number;
 }
@@ -60,13 +74,27 @@ export interface ChaosOptions {
   nextStep(): number;
   /** Told of each tab it opens (its user starts). */
   onTabOpened(tab: SoakTab): void;
+  /** The next user's save sent to a page, or undefined when none came within `timeoutMs` (see `Users.nextSave`). */
+  nextSave(timeoutMs: number): Promise<SaveUnderWay | undefined>;
 }
 
 const moments = (): MomentCounts => ({ random: 0, 'mid-pull': { hit: 0, missed: 0 }, 'post-sent': { hit: 0, missed: 0 }, 'post-answered': { hit: 0, missed: 0 } });
 
 /** The chaos of one run. */
 export class Chaos {
-  readonly counts: ChaosCounts = { actions: 0, byKind: {}, reloads: moments(), closes: moments(), opened: 0, cuts: { proxy: 0, offline: 0, all: 0 }, freezes: 0, lids: 0, faultPhases: 0, nothingToDo: 0 };
+  readonly counts: ChaosCounts = {
+    actions: 0,
+    byKind: {},
+    reloads: moments(),
+    closes: moments(),
+    opened: 0,
+    cuts: { proxy: 0, offline: 0, all: 0 },
+    freezes: 0,
+    lids: 0,
+    faultPhases: 0,
+    kills: { ...moments(), save: { hit: 0, late: 0, missed: 0 }, none: 0 },
+    nothingToDo: 0,
+  };
   /** Harness actions that failed (a reload that did not load, a tab that would not open). */
   readonly errors: string[] = [];
   /** What the chaos did, when (harness clock): for a trace of a violation. */
@@ -78,7 +106,7 @@ export class Chaos {
 
   /** Runs the plan, one action after another, while `going()`. */
   async run(going: () => boolean): Promise<void> {
-    const plan = chaosActions(this.o.options.seed);
+    const plan = chaosActions(this.o.options.seed, this.o.options.storageKills ? 'storage-kills' : 'tabs');
     while (going()) {
       const action = plan.next().value;
       await new Promise((resolve) => setTimeout(resolve, action.waitMs));
@@ -114,8 +142,12 @@ export class Chaos {
     const { tabs, backOffice, sim } = this.o;
     switch (action.kind) {
       case 'reload':
-      case 'close':
-        return this.strike(action.kind, action.tab, action.moment);
+      case 'close': {
+        const kind = action.kind;
+        return this.strike(kind === 'reload' ? this.counts.reloads : this.counts.closes, action.tab, action.moment, kind, (tab) => this.hit(kind, tab));
+      }
+      case 'kill-storage':
+        return this.killStorage(action.moment);
       case 'open':
         if (tabs.open.length >= this.o.options.tabs) return 'nothing-to-do';
         await this.open();
@@ -171,9 +203,11 @@ export class Chaos {
     }
   }
 
-  /** Reloads or closes a tab: after a random delay, or when a trap springs on the request it aims at. */
-  private async strike(kind: 'reload' | 'close', pick: number, moment: Moment): Promise<'done' | 'nothing-to-do'> {
-    const counts = kind === 'reload' ? this.counts.reloads : this.counts.closes;
+  /**
+   * Strikes a tab with `act` (a reload, a close, a storage kill), counted in `counts`: after a
+   * random delay, or when a trap springs on the request it aims at.
+   */
+  private async strike(counts: MomentCounts, pick: number, moment: Moment, kind: string, act: (tab: SoakTab) => Promise<void>): Promise<'done' | 'nothing-to-do'> {
     if (moment.at === 'random') {
       const tab = this.o.tabs.pick(pick, true);
       if (!tab) return 'nothing-to-do';
@@ -183,7 +217,7 @@ export class Chaos {
         await new Promise((resolve) => setTimeout(resolve, moment.delayMs % 20));
       } else await new Promise((resolve) => setTimeout(resolve, moment.delayMs));
       if (!tab.alive) return 'nothing-to-do';
-      await this.hit(kind, tab);
+      await act(tab);
       counts.random++;
       return 'done';
     }
@@ -207,7 +241,7 @@ export class Chaos {
             sprung = true;
             clearTimeout(timer);
             for (const t of armed) if (t !== tab) t.proxy.disarm();
-            this.hit(kind, tab).then(
+            act(tab).then(
               () => resolve('hit'),
               (error: unknown) => {
                 this.errors.push(`${kind} at ${point}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
@@ -220,6 +254,31 @@ export class Chaos {
     });
     counts[point][outcome]++;
     return 'done';
+  }
+
+  /** Kills the storage process at `moment` (see the file's comment). */
+  private async killStorage(moment: KillMoment): Promise<'done' | 'nothing-to-do'> {
+    if (!this.o.browser.killStorage) throw new Error(`kill-storage: the ${this.o.browser.engine} browser of this run cannot kill its storage process`);
+    if (moment.at !== 'save') return this.strike(this.counts.kills, 0, moment, 'kill-storage', () => this.kill(moment.at));
+    const save = await this.o.nextSave(SAVE_WAIT_MS);
+    if (!save) {
+      this.counts.kills.save.missed++;
+      return 'nothing-to-do';
+    }
+    await new Promise((resolve) => setTimeout(resolve, moment.delayMs));
+    const underWay = !save.settled();
+    await this.kill(`save in tab ${save.slot}${underWay ? '' : ', already answered'}`);
+    if (underWay) this.counts.kills.save.hit++;
+    else this.counts.kills.save.late++;
+    void save.outcome.then((outcome) => this.note(`the save in tab ${save.slot} the kill met ended: ${outcome}`));
+    return 'done';
+  }
+
+  /** Kills the storage process now; notes how many processes that ended (none: WebKit had not started a new one yet). */
+  private async kill(where: string): Promise<void> {
+    const killed = await this.o.browser.killStorage!();
+    this.note(`storage process killed (${where}): ${killed} process(es)`);
+    if (killed === 0) this.counts.kills.none++;
   }
 
   /** Reloads or closes `tab`; after a close, a tab is opened when none is left. */

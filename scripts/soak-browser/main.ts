@@ -1,8 +1,9 @@
 /**
- * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E]`: runs a browser soak
- * and prints its report. Exits 0 when every check passed, 1 on a violation (the report names the
- * seed and the command that repeats the run), 2 on a bad command line.
+ * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E] [--storage-kills]`: runs
+ * a browser soak and prints its report. Exits 0 when every check passed, 1 on a violation (the
+ * report names the seed and the command that repeats the run), 2 on a bad command line.
  */
+import { spawn } from 'node:child_process';
 import { browserSoakCommand, readBrowserSoakOptions, UsageError, USAGE } from './options.js';
 import { formatBrowserReport } from './report.js';
 import { runBrowserSoak } from './run-browser-soak.js';
@@ -18,6 +19,15 @@ try {
 if (options === 'help') {
   process.stdout.write(USAGE);
   process.exit(0);
+}
+
+// Storage kills drive WebKit through its inspector, over a WebSocket: Node 20 has one behind a flag.
+if (options.storageKills && typeof WebSocket === 'undefined') {
+  const child = spawn(process.execPath, ['--experimental-websocket', ...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // A run stopped from outside stops the process that does the work too.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  process.exit(code ?? 1);
 }
 
 process.stdout.write(`${browserSoakCommand(options)}\n`);

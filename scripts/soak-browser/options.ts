@@ -1,6 +1,7 @@
 /**
  * The command line of `npm run soak:browser`, read and checked:
- * `npm run soak:browser -- --seed 7 --minutes 10 --tabs 4 --engine firefox`.
+ * `npm run soak:browser -- --seed 7 --minutes 10 --tabs 4 --engine firefox`, or with storage kills
+ * `npm run soak:browser -- --seed 1 --minutes 2 --engine webkit --storage-kills`.
  */
 import { ENGINE_NAMES, isEngineName, type EngineName } from '../engines/index.js';
 import { MAX_MINUTES, numberFlag, readSoakFlags, UsageError } from '../soak/options.js';
@@ -16,6 +17,11 @@ export interface BrowserSoakOptions {
   /** Tabs open at once (closed ones are replaced by new ones). */
   tabs: number;
   engine: EngineName;
+  /**
+   * The process serving IndexedDB killed at chosen moments, in WebKit driven through its inspector
+   * (one tab, no reload or close); `--storage-kills`. Absent for the usual run.
+   */
+  storageKills?: true;
 }
 
 /** The flags' defaults. */
@@ -25,7 +31,7 @@ export const BROWSER_SOAK_DEFAULTS: Readonly<BrowserSoakOptions> = { seed: 1, mi
 export const MAX_TABS = 8;
 
 /** Usage text, printed for `--help` and after a bad flag. */
-export const USAGE = `Usage: npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine chromium|firefox|webkit]
+export const USAGE = `Usage: npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine chromium|firefox|webkit] [--storage-kills]
 
 Opens T tabs of one origin in a real browser (one profile: they share IndexedDB, Web Locks and
 BroadcastChannel), each running the mirror against the simulator over HTTP on 127.0.0.1 through a
@@ -42,6 +48,13 @@ every tab equals the server, nothing is stuck, no page reported an error and no 
   --minutes M   how long the plan runs, a decimal number (default ${BROWSER_SOAK_DEFAULTS.minutes}; at most ${MAX_MINUTES})
   --tabs T      tabs open at once, 1 to ${MAX_TABS} (default ${BROWSER_SOAK_DEFAULTS.tabs})
   --engine E    ${ENGINE_NAMES.join(', ')} (default ${BROWSER_SOAK_DEFAULTS.engine})
+  --storage-kills
+                kill the process serving IndexedDB (WebKit's network process) while the mirror
+                works: at random, mid-pull, between a POST and its answer, right after one was
+                answered, during a user's save(), as iOS kills it when an app goes to the
+                background. Needs --engine webkit and runs one tab (--tabs 1 is implied; another
+                count is refused): the WebKit it drives through its inspector has one tab and no
+                reload, so reloads, closes, new tabs and one tab frozen alone are left out
   --help        this text
 
 Exits 0 when every check passed, 1 on a violation (the report says how to repeat the run), 2 on a
@@ -50,17 +63,24 @@ bad flag.
 
 /** Reads the command line; `'help'` when `--help` was given. */
 export function readBrowserSoakOptions(argv: readonly string[]): BrowserSoakOptions | 'help' {
-  const flags = readSoakFlags(argv, { seed: BROWSER_SOAK_DEFAULTS.seed, minutes: BROWSER_SOAK_DEFAULTS.minutes, tabs: BROWSER_SOAK_DEFAULTS.tabs, engine: BROWSER_SOAK_DEFAULTS.engine });
+  const defaults = { seed: BROWSER_SOAK_DEFAULTS.seed, minutes: BROWSER_SOAK_DEFAULTS.minutes, tabs: BROWSER_SOAK_DEFAULTS.tabs, engine: BROWSER_SOAK_DEFAULTS.engine };
+  const flags = readSoakFlags(argv, defaults, ['storage-kills']);
   if (flags === 'help') return 'help';
   const { seed, minutes, values } = flags;
-  const tabs = numberFlag(values.tabs, '--tabs');
+  let tabs = numberFlag(values.tabs, '--tabs');
   if (!Number.isInteger(tabs) || tabs < 1 || tabs > MAX_TABS) throw new UsageError(`--tabs must be a whole number from 1 to ${MAX_TABS}, got ${JSON.stringify(values.tabs)}`);
   const engine = values.engine.trim();
   if (!isEngineName(engine)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(values.engine)}`);
-  return { seed, minutes, tabs, engine };
+  if (!flags.switches['storage-kills']) return { seed, minutes, tabs, engine };
+  // Only WebKit's storage process can be killed alone, and the browser that survives it has one tab.
+  if (engine !== 'webkit') throw new UsageError(`--storage-kills needs --engine webkit (only WebKit serves IndexedDB from a process of its own), got --engine ${engine}`);
+  const tabsGiven = argv.some((arg) => arg === '--tabs' || arg.startsWith('--tabs='));
+  if (tabsGiven && tabs !== 1) throw new UsageError(`--storage-kills runs one tab (the WebKit it drives through its inspector has one), got --tabs ${values.tabs}`);
+  tabs = 1;
+  return { seed, minutes, tabs, engine, storageKills: true };
 }
 
 /** The command that repeats a run with these options. */
 export function browserSoakCommand(options: BrowserSoakOptions): string {
-  return `npm run soak:browser -- --seed ${options.seed} --minutes ${options.minutes} --tabs ${options.tabs} --engine ${options.engine}`;
+  return `npm run soak:browser -- --seed ${options.seed} --minutes ${options.minutes} --tabs ${options.tabs} --engine ${options.engine}${options.storageKills ? ' --storage-kills' : ''}`;
 }

@@ -4,6 +4,10 @@
  * network, the browser and the service (the chaos). Each is drawn from the seed alone, never from
  * the run's state: the same seed gives the same sequences; which record an action touches, which
  * tab is the leader when a trap springs, and the timing depend on the run.
+ *
+ * A run with storage kills (`--storage-kills`) draws its chaos from other weights, fixed like the
+ * usual ones: what the one-tab browser it runs in lacks (reloads, closes, new tabs, a tab frozen
+ * alone) is never drawn, and the process serving IndexedDB is killed instead.
  */
 import { Rng } from '../../src/simulator/rng.js';
 import { FAULT_PHASES } from '../soak/fault-plan.js';
@@ -22,6 +26,13 @@ export type UserAction = { thinkMs: number } & (
 /** Where a reload or a close is aimed: a random moment, or a point of the leader's traffic. */
 export type Moment = { at: 'random'; delayMs: number } | { at: TrapPoint; gets: number };
 
+/**
+ * When the storage process is killed: at one of the {@link Moment}s, or right after the harness
+ * told a tab's user to edit or create, while its `save()` is under way (`delayMs` after the call
+ * went to the page).
+ */
+export type KillMoment = Moment | { at: 'save'; delayMs: number };
+
 /** The creates a collision is minted for: a record with children, or alone. */
 export const COLLIDED = ['customer', 'order-with-items', 'stockup-with-rows'] as const satisfies readonly CreateKind[];
 
@@ -39,7 +50,11 @@ export type ChaosAction = { waitMs: number } & (
   | { kind: 'register-remove'; collection: RemovedCollection; pick: number }
   | { kind: 'register-delivery'; pick: number }
   | { kind: 'collide'; tab: number; what: (typeof COLLIDED)[number]; pick: number }
+  | { kind: 'kill-storage'; moment: KillMoment }
 );
+
+/** Which chaos a run draws: the usual (tabs reloaded, closed, opened, frozen), or storage kills in one tab. */
+export type ChaosMode = 'tabs' | 'storage-kills';
 
 /** The kinds of chaos. */
 export type ChaosKind = ChaosAction['kind'];
@@ -50,7 +65,7 @@ const CHAOS_STREAM = 0xc4a0;
 
 const USER_WEIGHTS = { edit: 40, create: 12, remove: 4, resolve: 4 } as const;
 
-const CHAOS_WEIGHTS: Readonly<Record<ChaosKind, number>> = {
+const CHAOS_WEIGHTS: Readonly<Partial<Record<ChaosKind, number>>> = {
   reload: 10,
   close: 3,
   open: 4,
@@ -63,6 +78,15 @@ const CHAOS_WEIGHTS: Readonly<Record<ChaosKind, number>> = {
   'register-remove': 1,
   'register-delivery': 2,
   collide: 2,
+};
+
+/** The chaos that needs more than the one tab of the inspected WebKit: a reload, a close, another tab, one tab frozen alone. */
+export const NEEDS_TABS: readonly ChaosKind[] = ['reload', 'close', 'open', 'freeze'];
+
+/** Storage kills: the usual weights without what needs tabs, and a kill about one action in four. */
+const STORAGE_KILL_WEIGHTS: Readonly<Partial<Record<ChaosKind, number>>> = {
+  ...Object.fromEntries(Object.entries(CHAOS_WEIGHTS).filter(([kind]) => !NEEDS_TABS.includes(kind as ChaosKind))),
+  'kill-storage': 10,
 };
 
 /** The user actions of the tab in `slot`. */
@@ -93,12 +117,14 @@ export function* userActions(seed: number, slot: number): Generator<UserAction, 
 /**
  * The chaos of a run. `tab` is an index (0..1) into the tabs open when it happens; a reload or
  * close aimed at a point of the traffic goes to whichever tab makes that request (the leader).
+ * `mode` picks the weights (see the file's comment); the same seed and mode give the same chaos.
  */
-export function* chaosActions(seed: number): Generator<ChaosAction, never> {
+export function* chaosActions(seed: number, mode: ChaosMode = 'tabs'): Generator<ChaosAction, never> {
   const rng = Rng.of(seed, CHAOS_STREAM);
+  const weights = mode === 'tabs' ? CHAOS_WEIGHTS : STORAGE_KILL_WEIGHTS;
   for (;;) {
     const waitMs = rng.int(300, 2_500);
-    const kind = weighted(rng, CHAOS_WEIGHTS);
+    const kind = weighted(rng, weights);
     const tab = rng.next();
     switch (kind) {
       case 'reload':
@@ -137,6 +163,9 @@ export function* chaosActions(seed: number): Generator<ChaosAction, never> {
       case 'collide':
         yield { waitMs, kind, tab, what: rng.pick(COLLIDED), pick: rng.next() };
         break;
+      case 'kill-storage':
+        yield { waitMs, kind, moment: killMoment(rng) };
+        break;
     }
   }
 }
@@ -149,11 +178,21 @@ function moment(rng: Rng): Moment {
   return { at: 'post-answered', gets: 0 };
 }
 
-function weighted<K extends string>(rng: Rng, weights: Readonly<Record<K, number>>): K {
-  const kinds = Object.keys(weights) as K[];
-  let roll = rng.next() * kinds.reduce((sum, k) => sum + weights[k], 0);
+function killMoment(rng: Rng): KillMoment {
+  const roll = rng.next();
+  if (roll < 0.25) return { at: 'random', delayMs: rng.int(0, 400) };
+  if (roll < 0.45) return { at: 'mid-pull', gets: rng.int(1, 14) };
+  if (roll < 0.65) return { at: 'post-sent', gets: 0 };
+  if (roll < 0.8) return { at: 'post-answered', gets: 0 };
+  return { at: 'save', delayMs: rng.int(0, 40) };
+}
+
+/** A kind drawn by weight; kinds of weight 0 or absent are never drawn. */
+function weighted<K extends string>(rng: Rng, weights: Readonly<Partial<Record<K, number>>>): K {
+  const kinds = (Object.keys(weights) as K[]).filter((k) => (weights[k] ?? 0) > 0);
+  let roll = rng.next() * kinds.reduce((sum, k) => sum + weights[k]!, 0);
   for (const kind of kinds) {
-    roll -= weights[kind];
+    roll -= weights[kind]!;
     if (roll < 0) return kind;
   }
   return kinds[kinds.length - 1]!;

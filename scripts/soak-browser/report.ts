@@ -3,7 +3,7 @@
  * and the command that repeats the run when a check failed.
  */
 import { LEADER_TOLERANCE_MS } from './leader-check.js';
-import type { MomentCounts } from './chaos.js';
+import type { KillCounts, MomentCounts } from './chaos.js';
 import { verdict } from '../soak/report.js';
 import { browserSoakCommand } from './options.js';
 import type { BrowserSoakResult } from './run-browser-soak.js';
@@ -17,9 +17,10 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
   const f = r.faults;
   const lines = [
     `soak:browser: seed ${r.options.seed}, ${r.options.tabs} tabs, ${r.options.minutes} min in ${r.browserVersion} (${(r.elapsedMs / 1000).toFixed(1)} s with settling)`,
-    `operations: ${users.actions + chaos.actions} (tabs' users ${users.actions}: ${list(users.byKind)}; ${users.nothingToDo} found nothing to act on, ${users.interrupted} cut short by a reload or close${users.reloadedByEngine ? ` (${users.reloadedByEngine} by the engine itself)` : ''}; chaos ${chaos.actions}: ${list(chaos.byKind)})`,
+    `operations: ${users.actions + chaos.actions} (tabs' users ${users.actions}: ${list(users.byKind)}; ${users.nothingToDo} found nothing to act on, ${users.interrupted} cut short by a reload or close${users.reloadedByEngine ? ` (${users.reloadedByEngine} by the engine itself)` : ''}${r.options.storageKills ? `, ${users.lost} refused for a lost storage connection (not made; ${r.refusedSaves.stored.length} stored all the same${r.refusedSaves.stored.length ? `: steps ${r.refusedSaves.stored.join(', ')}` : ''})` : ''}; chaos ${chaos.actions}: ${list(chaos.byKind)})`,
     `reloads: ${moments(chaos.reloads)}; closes: ${moments(chaos.closes)}; tabs opened: ${r.tabs.opened} (${chaos.opened} during the run), ${r.tabs.open} open at the end`,
     `network cuts: ${chaos.cuts.proxy} of one tab at its proxy, ${chaos.cuts.offline} with the engine's offline mode, ${chaos.cuts.all} of every tab; frozen: ${chaos.freezes} tabs alone, ${chaos.lids} lids closed (every page process stopped)`,
+    ...(r.options.storageKills ? [`storage kills: ${kills(chaos.kills)}`] : []),
     `leaders: ${check.leaders.spans.length} spans, ${check.leaders.handOvers} hand-overs, overlaps beyond ${LEADER_TOLERANCE_MS} ms: ${check.leaders.overlaps.length}`,
     `faults injected: ${f.error} × 500, ${f.rate_limited} × 429, ${f.dropped} dropped after applying, ${f.truncated} truncated bodies, ${f.delayed} delayed; ${f.phases} fault phases; requests: ${r.requests}`,
     `registers: ${r.registers.sales} sales, ${r.registers.deliveries} deliveries, ${r.registers.edits} edits, ${r.registers.removes} deletions`,
@@ -31,7 +32,16 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
   return `${lines.join('\n')}\n`;
 }
 
+function kills(k: KillCounts): string {
+  const total = k.random + k['mid-pull'].hit + k['post-sent'].hit + k['post-answered'].hit + k.save.hit + k.save.late;
+  const save = `save ${k.save.hit}${k.save.late ? ` (+${k.save.late} after it was answered)` : ''}${k.save.missed ? ` (+${k.save.missed} missed)` : ''}`;
+  return `${total} (random ${k.random}, ${at(k, 'mid-pull')}, ${at(k, 'post-sent')}, ${at(k, 'post-answered')}, ${save}); ${k.none} found no storage process`;
+}
+
 function moments(m: MomentCounts): string {
-  const at = (point: keyof Omit<MomentCounts, 'random'>) => `${point} ${m[point].hit}${m[point].missed ? ` (+${m[point].missed} missed)` : ''}`;
-  return `${m.random + m['mid-pull'].hit + m['post-sent'].hit + m['post-answered'].hit} (random ${m.random}, ${at('mid-pull')}, ${at('post-sent')}, ${at('post-answered')})`;
+  return `${m.random + m['mid-pull'].hit + m['post-sent'].hit + m['post-answered'].hit} (random ${m.random}, ${at(m, 'mid-pull')}, ${at(m, 'post-sent')}, ${at(m, 'post-answered')})`;
+}
+
+function at(m: MomentCounts, point: keyof Omit<MomentCounts, 'random'>): string {
+  return `${point} ${m[point].hit}${m[point].missed ? ` (+${m[point].missed} missed)` : ''}`;
 }

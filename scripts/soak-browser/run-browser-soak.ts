@@ -3,7 +3,9 @@
  * (page errors reported to it), a report server for what the pages tell, a real browser of the
  * engine asked for with `tabs` tabs of one profile, each behind a proxy of its own; then, until
  * the time is up, every tab's user acting (`users.ts`), the chaos (`chaos.ts`) and the registers
- * selling; then settling (`settle.ts`) and the checks (`browser-checks.ts`).
+ * selling; then settling (`settle.ts`) and the checks (`browser-checks.ts`). With storage kills,
+ * the browser is WebKit driven through its inspector (`launchInspectedWebKit`), whose storage
+ * process can be killed without ending the session.
  *
  * Unlike the Node soak, things happen at once here, as in a browser: the tabs act while the
  * leader syncs and the chaos strikes. Writes on the server can therefore meet a push built before
@@ -12,6 +14,7 @@
  */
 import { createAppServer, type AppServer } from '../app-server.js';
 import { launchEngine, type EngineBrowser } from '../engines/index.js';
+import { launchInspectedWebKit } from '../engines/webkit-inspected.js';
 import type { PageError } from '../engines/page-errors.js';
 import { COLLECTIONS, type CollectionName } from '../../src/schema/collections.js';
 import { createSimulator, type FaultCounts, type Simulator } from '../../src/simulator/index.js';
@@ -27,6 +30,7 @@ import type { PageSnapshot } from './page/soak-page.js';
 import { startReportServer, type ReportServer } from './report-server.js';
 import { ServiceWatch } from './service-watch.js';
 import { settleTabs, type SettleOutcome } from './settle.js';
+import { refusedButStored } from './refused-saves.js';
 import { buildSoakSite, type SoakSite } from './site.js';
 import { TabSet } from './tab-set.js';
 import { writeTrace } from './trace.js';
@@ -52,6 +56,8 @@ export interface BrowserSoakResult {
   tabs: { opened: number; open: number };
   conflicts: { noted: number; resolvedLocal: number; resolvedServer: number };
   collisions: { minted: number; tooLate: number; moved: number };
+  /** User actions refused for a lost storage connection, and the steps of those stored all the same (see `refused-saves.ts`). */
+  refusedSaves: { refused: number; stored: number[] };
   settle: SettleOutcome;
   check: BrowserCheckResult;
   /** The trace of the records the violations are about (a JSON file), when there are any. */
@@ -84,7 +90,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     const pageErrors: PageError[] = [];
     const site = (parts.site = await buildSoakSite());
     const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
-    const browser = (parts.browser = await launchEngine(options.engine));
+    const browser = (parts.browser = options.storageKills ? await launchInspectedWebKit() : await launchEngine(options.engine));
     const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list) }));
 
     // The first tab makes the first sync alone; the others open on a mirror that has data.
@@ -99,7 +105,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     let step = 0;
     const nextStep = () => ++step;
     const users = new Users({ seed: options.seed, ledger, nextStep });
-    const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab) });
+    const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab), nextSave: (ms) => users.nextSave(ms) });
     for (const tab of tabs.open) users.start(tab);
     backOffice.registers.startSelling(SALES_PER_SECOND);
     const deadline = started + options.minutes * 60_000;
@@ -189,6 +195,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
         tooLate: backOffice.collisions.filter((c) => c.state === 'too-late').length,
         moved: check.collisionsMoved,
       },
+      refusedSaves: refusedButStored(users.log, reports.reports, server, watch),
       settle: settled,
       check,
       ...(trace ? { trace } : {}),

@@ -2,7 +2,8 @@
  * The users of a browser soak run: one per open tab, acting on its own seeded plan (edits,
  * creates, deletions, conflicts resolved) through the page's mirror, a think-time apart. A write
  * counts once the `evaluate` that made it returned and its notes are in the ledger: one cut short
- * by a reload or a close of its tab is not acknowledged (it may or may not have committed).
+ * by a reload or a close of its tab is not acknowledged (it may or may not have committed), nor is
+ * one the page refused because its connection to IndexedDB was lost (the app said it was not made).
  */
 import type { Ledger } from '../soak/ledger.js';
 import type { PageOutcome } from './page/soak-page.js';
@@ -20,6 +21,17 @@ export interface UserCounts {
   interrupted: number;
   /** Of those, pages the engine reloaded by itself (not the harness). */
   reloadedByEngine: number;
+  /** Actions the page refused because its connection to IndexedDB was lost (not made, not noted). */
+  lost: number;
+}
+
+/** A user's edit or create the page was just told to make (see {@link Users.nextSave}). */
+export interface SaveUnderWay {
+  slot: number;
+  /** Whether the page has answered (the save resolved or rejected). */
+  settled(): boolean;
+  /** How it ended: `done`, `nothing-to-do`, `lost`, or `threw`. */
+  outcome: Promise<string>;
 }
 
 /** What the users work with. */
@@ -32,7 +44,7 @@ export interface UsersOptions {
 
 /** Every tab's user. */
 export class Users {
-  readonly counts: UserCounts = { actions: 0, byKind: {}, nothingToDo: 0, interrupted: 0, reloadedByEngine: 0 };
+  readonly counts: UserCounts = { actions: 0, byKind: {}, nothingToDo: 0, interrupted: 0, reloadedByEngine: 0, lost: 0 };
   /** Actions the page refused where it should not have (a valid save that threw). */
   readonly errors: string[] = [];
   /** Each action, its tab, when it began and ended (harness clock), and how: for a trace of a violation. */
@@ -40,6 +52,7 @@ export class Users {
   private active = true;
   private readonly loops: Promise<void>[] = [];
   private readonly wake = new Set<() => void>();
+  private readonly saveWatchers = new Set<(save: SaveUnderWay) => void>();
 
   constructor(private readonly options: UsersOptions) {}
 
@@ -53,6 +66,22 @@ export class Users {
     this.active = false;
     for (const wake of this.wake) wake();
     await Promise.all(this.loops);
+  }
+
+  /**
+   * Resolves as soon as a user's next edit or create (a `save()`) has been sent to its page, or
+   * with undefined when none is within `timeoutMs`: for chaos aimed at a save under way.
+   */
+  nextSave(timeoutMs: number): Promise<SaveUnderWay | undefined> {
+    return new Promise((resolve) => {
+      const take = (save: SaveUnderWay | undefined) => {
+        clearTimeout(timer);
+        this.saveWatchers.delete(take);
+        resolve(save);
+      };
+      const timer = setTimeout(take, timeoutMs, undefined);
+      this.saveWatchers.add(take);
+    });
   }
 
   private async act(tab: SoakTab): Promise<void> {
@@ -77,10 +106,13 @@ export class Users {
     let how: string;
     let completed: number | undefined;
     try {
-      const outcome = await tab.call<PageOutcome>(kind, { ...arg, step });
+      const call = tab.call<PageOutcome>(kind, { ...arg, step });
+      if (kind === 'edit' || kind === 'create') this.tellSave(tab, call);
+      const outcome = await call;
       completed = this.options.nextStep();
       play(this.options.ledger, outcome.calls, completed);
       if (outcome.outcome === 'nothing-to-do') this.counts.nothingToDo++;
+      if (outcome.outcome === 'lost') this.counts.lost++;
       how = outcome.outcome;
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -92,6 +124,17 @@ export class Users {
       how = `threw: ${message}`;
     }
     this.log.push({ step, ...(completed === undefined ? {} : { completed }), slot: tab.slot, kind, from, to: Date.now(), outcome: how });
+  }
+
+  private tellSave(tab: SoakTab, call: Promise<PageOutcome>): void {
+    if (this.saveWatchers.size === 0) return;
+    let settled = false;
+    const outcome = call.then(
+      (o) => o.outcome as string,
+      () => 'threw',
+    );
+    void outcome.then(() => (settled = true));
+    for (const watcher of [...this.saveWatchers]) watcher({ slot: tab.slot, settled: () => settled, outcome });
   }
 
   /** Waits `ms`, or less when the users stop. */

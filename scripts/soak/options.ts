@@ -63,15 +63,18 @@ export function soakCommand(options: SoakOptions): string {
 }
 
 /**
- * Reads a soak's command line: every flag takes a value (its default is given) and `--help` none. An
- * unknown flag, a positional or a bad `--seed`/`--minutes` is a UsageError naming it.
+ * Reads a soak's command line: every flag takes a value (its default is given), `--help` and the
+ * `switches` none (each is true when given). An unknown flag, a positional or a bad
+ * `--seed`/`--minutes` is a UsageError naming it.
  */
-export function readSoakFlags<F extends string>(
+export function readSoakFlags<F extends string, S extends string = never>(
   argv: readonly string[],
   defaults: Record<F | 'seed' | 'minutes', string | number>,
-): { seed: number; minutes: number; values: Record<F, string> } | 'help' {
+  switches: readonly S[] = [],
+): { seed: number; minutes: number; values: Record<F, string>; switches: Record<S, boolean> } | 'help' {
   const options: Record<string, { type: 'string'; default: string } | { type: 'boolean'; default: boolean }> = { help: { type: 'boolean', default: false } };
   for (const [name, value] of Object.entries(defaults)) options[name] = { type: 'string', default: String(value) };
+  for (const name of switches) options[name] = { type: 'boolean', default: false };
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options }).values;
@@ -80,7 +83,8 @@ export function readSoakFlags<F extends string>(
   }
   if (values.help === true) return 'help';
   const strings = values as Record<F | 'seed' | 'minutes', string>;
-  return { ...seedAndMinutes(strings), values: strings };
+  const given = Object.fromEntries(switches.map((name) => [name, values[name] === true])) as Record<S, boolean>;
+  return { ...seedAndMinutes(strings), values: strings, switches: given };
 }
 
 /** `--seed` and `--minutes` as read by `parseArgs`, checked (a UsageError naming the flag), as every soak takes them. */

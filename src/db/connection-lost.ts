@@ -15,7 +15,9 @@ import { Dexie } from 'dexie';
 export function isConnectionLost(error: unknown): boolean {
   const seen = new Set<unknown>();
   const visit = (e: unknown, depth: number): boolean => {
-    if (!(e instanceof Error || e instanceof DOMException) || depth > 5 || seen.has(e)) return false;
+    // By shape, not `instanceof`: once the database was opened again on a fresh frame's IndexedDB
+    // (`reopen.ts`), the engine's errors are that frame's, instances of its Error and DOMException.
+    if (!isErrorLike(e) || depth > 5 || seen.has(e)) return false;
     seen.add(e);
     if (e instanceof Dexie.DatabaseClosedError) return true;
     if (e.name === 'UnknownError' && SERVER_LOST.test(e.message)) return true;
@@ -24,6 +26,10 @@ export function isConnectionLost(error: unknown): boolean {
     return [inner, cause, ...(Array.isArray(failures) ? (failures as unknown[]) : [])].some((next) => visit(next, depth + 1));
   };
   return visit(error, 0);
+}
+
+function isErrorLike(value: unknown): value is { name: string; message: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { message?: unknown }).message === 'string';
 }
 
 /** WebKit's messages once its IndexedDB server is gone (for new opens, and for a transaction under way). */

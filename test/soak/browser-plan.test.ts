@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserSoakCommand, readBrowserSoakOptions, UsageError } from '../../scripts/soak-browser/options.js';
-import { chaosActions, userActions, type ChaosAction, type UserAction } from '../../scripts/soak-browser/plan.js';
+import { chaosActions, NEEDS_TABS, userActions, type ChaosAction, type UserAction } from '../../scripts/soak-browser/plan.js';
 
 const take = <T>(stream: Generator<T, never>, n: number): T[] => Array.from({ length: n }, () => stream.next().value);
 
@@ -21,6 +21,35 @@ describe('the browser soak plan', () => {
     expect(new Set(chaos.map((a: ChaosAction) => a.kind)).size).toBe(12);
     const moments = new Set(chaos.flatMap((a) => (a.kind === 'reload' || a.kind === 'close' ? [`${a.kind} ${a.moment.at}`] : [])));
     for (const kind of ['reload', 'close']) for (const at of ['random', 'mid-pull', 'post-sent', 'post-answered']) expect(moments).toContain(`${kind} ${at}`);
+    expect(chaos.some((a) => a.kind === 'kill-storage')).toBe(false);
+  });
+});
+
+describe('the browser soak plan with storage kills', () => {
+  it('is the same for the same seed, and differs for another seed and from the usual plan', () => {
+    const a = take(chaosActions(5, 'storage-kills'), 300);
+    expect(take(chaosActions(5, 'storage-kills'), 300)).toEqual(a);
+    expect(take(chaosActions(6, 'storage-kills'), 300)).not.toEqual(a);
+    expect(take(chaosActions(5), 300)).not.toEqual(a);
+  });
+
+  it('never draws what needs more than one tab (a reload, a close, a new tab, one tab frozen)', () => {
+    expect(NEEDS_TABS).toEqual(['reload', 'close', 'open', 'freeze']);
+    for (const seed of [1, 2, 3, 40]) {
+      const kinds = new Set(take(chaosActions(seed, 'storage-kills'), 3_000).map((a) => a.kind));
+      for (const kind of NEEDS_TABS) expect(kinds, `seed ${seed}`).not.toContain(kind);
+    }
+  });
+
+  it('kills the storage process at every moment, and keeps the rest of the chaos', () => {
+    const chaos = take(chaosActions(3, 'storage-kills'), 3_000);
+    const kinds = new Set(chaos.map((a) => a.kind));
+    expect(kinds).toEqual(new Set(['kill-storage', 'cut-tab', 'cut-all', 'lid', 'faults', 'register-edit', 'register-remove', 'register-delivery', 'collide']));
+    const kills = chaos.flatMap((a) => (a.kind === 'kill-storage' ? [a.moment] : []));
+    expect(new Set(kills.map((m) => m.at))).toEqual(new Set(['random', 'mid-pull', 'post-sent', 'post-answered', 'save']));
+    // About one action in four: a 45-second run sees a few kills, a ten-minute one many.
+    expect(kills.length / chaos.length).toBeGreaterThan(0.2);
+    expect(kills.length / chaos.length).toBeLessThan(0.3);
   });
 });
 
@@ -32,6 +61,14 @@ describe('npm run soak:browser flags', () => {
     expect(browserSoakCommand({ seed: 9, minutes: 10, tabs: 4, engine: 'firefox' })).toBe('npm run soak:browser -- --seed 9 --minutes 10 --tabs 4 --engine firefox');
   });
 
+  it('reads --storage-kills with --engine webkit, implying one tab, and repeats it in the command', () => {
+    expect(readBrowserSoakOptions(['--engine', 'webkit', '--storage-kills'])).toEqual({ seed: 1, minutes: 1, tabs: 1, engine: 'webkit', storageKills: true });
+    const options = readBrowserSoakOptions(['--seed', '1', '--minutes', '0.75', '--tabs', '1', '--engine', 'webkit', '--storage-kills']);
+    expect(options).toEqual({ seed: 1, minutes: 0.75, tabs: 1, engine: 'webkit', storageKills: true });
+    expect(browserSoakCommand(options as Exclude<typeof options, 'help'>)).toBe('npm run soak:browser -- --seed 1 --minutes 0.75 --tabs 1 --engine webkit --storage-kills');
+    expect(readBrowserSoakOptions(['--tabs=1', '--engine=webkit', '--storage-kills'])).toMatchObject({ tabs: 1, storageKills: true });
+  });
+
   it('refuses a bad flag with a message naming it', () => {
     const cases: [string[], RegExp][] = [
       [['--engine', 'safari'], /--engine must be one of chromium, firefox, webkit, got "safari"/],
@@ -40,6 +77,10 @@ describe('npm run soak:browser flags', () => {
       [['--minutes', '0'], /--minutes must be a number above 0/],
       [['--seed', 'x'], /--seed must be a number, got "x"/],
       [['--devices', '2'], /Unknown option '--devices'/],
+      [['--storage-kills'], /--storage-kills needs --engine webkit .*got --engine chromium/],
+      [['--storage-kills', '--engine', 'firefox'], /--storage-kills needs --engine webkit .*got --engine firefox/],
+      [['--storage-kills', '--engine', 'webkit', '--tabs', '3'], /--storage-kills runs one tab .*got --tabs 3/],
+      [['--storage-kills=yes', '--engine', 'webkit'], /--storage-kills/],
     ];
     for (const [argv, message] of cases) {
       expect(() => readBrowserSoakOptions(argv), argv.join(' ')).toThrow(UsageError);

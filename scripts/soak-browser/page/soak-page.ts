@@ -13,6 +13,8 @@
  * stamped with `Date.now()` in the page: the harness's clock is the same machine's.
  */
 import type { OrphanedCreates } from '../../../src/db/sync-rows.js';
+import { isConnectionLost } from '../../../src/db/connection-lost.js';
+import { isStorageError } from '../../../src/errors/index.js';
 import { createMirror, type Mirror } from '../../../src/mirror/create-mirror.js';
 import { COLLECTIONS } from '../../../src/schema/collections.js';
 import { DeviceEdits, type EditIntent } from '../../soak/device-edits.js';
@@ -34,9 +36,14 @@ export type PageReport = { session: string; slot: number; seq: number; at: numbe
   | { kind: 'intent'; calls: LedgerCall[] }
 );
 
-/** What an operation returns: whether it acted, and the ledger notes it made. */
+/**
+ * What an operation returns: whether it acted, and the ledger notes it made. `'lost'`: it rejected
+ * because the connection to IndexedDB was lost under it (a `StorageError` whose problem is
+ * `connection-lost`, or the engine's own error for it): the app told its user the edit was not
+ * made, so it carries no notes.
+ */
 export interface PageOutcome {
-  outcome: 'done' | 'nothing-to-do';
+  outcome: 'done' | 'nothing-to-do' | 'lost';
   calls: LedgerCall[];
 }
 
@@ -121,7 +128,14 @@ async function act(run: (edits: DeviceEdits) => Promise<'done' | 'nothing-to-do'
   const ledger = new RecordingLedger();
   // A copy, taken now: the note made after the commit holds the same objects.
   const intent = (e: EditIntent) => report({ kind: 'intent', calls: structuredClone([['wrote', [e.step, e.writer, e.collection, e.id, e.before, e.values]]]) as LedgerCall[] });
-  const outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger, intent));
+  let outcome: 'done' | 'nothing-to-do';
+  try {
+    outcome = await run(new DeviceEdits(opened, BROWSER_WRITER, ledger, intent));
+  } catch (error) {
+    // Notes made before the failure (a resolution inside a transaction that then failed) are dropped with it.
+    if (isConnectionLost(error) || (isStorageError(error) && error.problem === 'connection-lost')) return { outcome: 'lost', calls: [] };
+    throw error;
+  }
   if (ledger.calls.length > 0) report({ kind: 'notes', calls: ledger.calls });
   return { outcome, calls: ledger.calls };
 }
