@@ -1,4 +1,5 @@
 import { Dexie } from 'dexie';
+import { isErrorLike } from './error-shape.js';
 
 /**
  * True when `error` (or what it wraps: Dexie's `inner`, a `cause`, a `BulkError`'s `failures`)
@@ -26,10 +27,6 @@ export function isConnectionLost(error: unknown): boolean {
     return [inner, cause, ...(Array.isArray(failures) ? (failures as unknown[]) : [])].some((next) => visit(next, depth + 1));
   };
   return visit(error, 0);
-}
-
-function isErrorLike(value: unknown): value is { name: string; message: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { message?: unknown }).message === 'string';
 }
 
 /** WebKit's messages once its IndexedDB server is gone (for new opens, and for a transaction under way). */

@@ -1,6 +1,7 @@
 import { Dexie } from 'dexie';
 import type { MirrorDb } from '../db/mirror-db.js';
 import { isConnectionLost } from '../db/connection-lost.js';
+import { isDomException } from '../db/error-shape.js';
 import { isReopening, reopenDatabase } from '../db/reopen.js';
 import { StorageError, ValidationError } from '../errors/index.js';
 import type { Id } from '../ids/id.js';
@@ -68,7 +69,8 @@ export function createEdits(options: EditsOptions): Edits {
    * {@link SETTLE_TIMEOUT_MS}, it rejects, and making it again makes one record, not two.
    */
   async function settleLost(what: string, collection: CollectionName, error: unknown, edit: EditOf | undefined): Promise<Id> {
-    const storageFailure = error instanceof Dexie.DexieError || error instanceof DOMException;
+    // Of any realm: a fresh frame's IndexedDB (see `reopen.ts`) throws that frame's DOMExceptions.
+    const storageFailure = error instanceof Dexie.DexieError || isDomException(error);
     if (!isConnectionLost(error) && !(storageFailure && isReopening(db))) throw error;
     const reopened = reopenDatabase(db).then(
       () => true,

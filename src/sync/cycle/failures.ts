@@ -1,5 +1,6 @@
 import { Dexie } from 'dexie';
 import { isConnectionLost } from '../../db/connection-lost.js';
+import { isErrorLike } from '../../db/error-shape.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import { reopenDatabase } from '../../db/reopen.js';
 import { AuthError, type HttpError, isAuthError, isHttpError, isNetworkError, isPosCloudError, isRateLimitError, isStorageError, isTimeoutError, StorageError } from '../../errors/index.js';
@@ -9,7 +10,7 @@ const QUOTA_MESSAGE = 'the storage of this origin is full (quota exceeded)';
 
 /** A failure as the status shows it: name and message, nothing else (no secrets, no stack). */
 export function describeError(error: unknown): { name: string; message: string } {
-  if (error instanceof Error || error instanceof DOMException) {
+  if (isErrorLike(error)) {
     return { name: error.name, message: error.message === '' && error.name === 'QuotaExceededError' ? QUOTA_MESSAGE : error.message };
   }
   return { name: 'Error', message: String(error) };
@@ -33,7 +34,7 @@ export function isAbort(error: unknown): boolean {
 export function quotaError(error: unknown): Error | undefined {
   const seen = new Set<unknown>();
   const visit = (e: unknown, depth: number): Error | undefined => {
-    if (!(e instanceof Error || e instanceof DOMException) || depth > 5 || seen.has(e)) return undefined;
+    if (!isErrorLike(e) || depth > 5 || seen.has(e)) return undefined;
     seen.add(e);
     if (e.name === 'QuotaExceededError' || (e as { code?: number }).code === 22) return e;
     const { inner, cause, failures } = e as { inner?: unknown; cause?: unknown; failures?: unknown };

@@ -19,6 +19,13 @@ describe('failure kinds', () => {
     expect(isAbort(bulk)).toBe(false);
   });
 
+  it('a quota error of another realm (a fresh frame\'s IndexedDB, after a reopen) is one too, and is described', () => {
+    const foreign = { name: 'QuotaExceededError', message: '', [Symbol.toStringTag]: 'DOMException' };
+    const aborted = new Dexie.AbortError('QuotaExceededError', foreign);
+    expect(quotaError(aborted)).toBe(foreign);
+    expect(describeError(foreign)).toEqual({ name: 'QuotaExceededError', message: 'the storage of this origin is full (quota exceeded)' });
+  });
+
   it('a database that could not be opened for lack of space is a quota error', () => {
     expect(isQuotaError(new Dexie.DatabaseClosedError(new DOMException('The current transaction exceeded its quota limitations.', 'QuotaExceededError')))).toBe(true);
   });
