@@ -50,6 +50,11 @@ export interface RunHooks {
   progress?: (line: string) => void;
   /** Keep what the checks looked at in the result (`state`). */
   keepState?: boolean;
+  /**
+   * Issue at least this many operations, however long they take (default 0): a test's short run
+   * does enough work on a machine too loaded to do it within its minutes.
+   */
+  minOperations?: number;
 }
 
 /** Runs a soak (see the file's comment). */
@@ -82,7 +87,7 @@ export async function runSoak(options: SoakOptions, hooks: RunHooks = {}): Promi
     const deadline = started + options.minutes * 60_000;
     let nextProgress = performance.now() + 10_000;
     const stream = operations(options.seed, options.devices);
-    while (performance.now() < deadline) {
+    for (let issued = 0; performance.now() < deadline || issued < (hooks.minOperations ?? 0); issued++) {
       const op = stream.next().value;
       step++;
       result.byKind[op.kind] = (result.byKind[op.kind] ?? 0) + 1;

@@ -29,6 +29,8 @@ describeEngines('a lost IndexedDB server in %s', { timeout: 90_000 }, () => {
     }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     page = await inspectWebKitPage(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+    // The inspector lists the page as it starts loading: its script may not have run yet.
+    await waitUntil('the page\'s script', () => page.evaluate<string>('typeof window.lost'), (type) => type === 'object', SLOW);
   }, 60_000);
 
   afterAll(async () => {
