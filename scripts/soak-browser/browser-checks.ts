@@ -59,7 +59,8 @@ export function checkBrowserSoak(state: BrowserSoakState): BrowserCheckResult {
     if (collision.state !== 'written') continue;
     if (moved.has(`${collision.collection}|${collision.id}`)) collisionsMoved++;
     const problem = collisionProblem(state.soak, collision);
-    if (problem) violations.push({ kind: 'collision', message: `${collision.collection} ${collision.id} (step ${collision.step}): ${problem}` });
+    // With its record as the subject: the trace then holds every POST that carried the id, by tab and time.
+    if (problem) violations.push({ kind: 'collision', message: `${collision.collection} ${collision.id} (step ${collision.step}): ${problem}`, subject: { collection: collision.collection, id: collision.id } });
   }
   return { soak, leaders, collisionsMoved, violations };
 }
