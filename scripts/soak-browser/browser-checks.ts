@@ -34,7 +34,19 @@ export interface BrowserSoakState {
   /** When the run's checks began: sessions still alive end there. */
   runEnd: number;
   pageErrors: readonly PageError[];
+  /**
+   * Per tab (the id its page's error reporter keeps, `PageError.tab`): the stretches of time, by the
+   * same clock as `PageError.at`, the harness was taking its page away: from a reload's call until
+   * the new page booted, from a close's call on.
+   */
+  going: ReadonlyMap<string, readonly GoingStretch[]>;
   collisions: readonly Collision[];
+}
+
+/** A stretch of time the harness was reloading or closing a tab (`to` is infinite for a close). */
+export interface GoingStretch {
+  from: number;
+  to: number;
 }
 
 /** What the browser checks found. */
@@ -44,6 +56,14 @@ export interface BrowserCheckResult {
   /** Collisions minted on the server whose tab create was moved to another id (as the pages reported it). */
   collisionsMoved: number;
   violations: BrowserViolation[];
+  /**
+   * Errors from a page while the harness was reloading or closing its tab: counted apart, not as
+   * violations. Firefox, tearing down a page whose Dexie transactions are under way, runs some of
+   * its microtasks and not others, and Dexie's zone bookkeeping throws (`can't access property
+   * "env", e is undefined`) from a page no one sees any more. An error without a time is never
+   * counted here.
+   */
+  pageErrorsWhileGoing: PageError[];
 }
 
 /** Runs every check. */
@@ -52,7 +72,10 @@ export function checkBrowserSoak(state: BrowserSoakState): BrowserCheckResult {
   const leaders = checkLeaders(state.reports, state.ended, state.runEnd);
   const violations: BrowserViolation[] = [...soak.violations];
   for (const overlap of leaders.overlaps) violations.push({ kind: 'two-leaders', message: describeOverlap(overlap) });
-  for (const error of state.pageErrors) violations.push({ kind: 'page-error', message: `tab ${error.tab} (${error.url}): ${error.kind}: ${error.message}` });
+  const pageErrorsWhileGoing = state.pageErrors.filter((error) => wasGoing(state.going, error));
+  for (const error of state.pageErrors) {
+    if (!pageErrorsWhileGoing.includes(error)) violations.push({ kind: 'page-error', message: `tab ${error.tab} (${error.url}): ${error.kind}: ${error.message}` });
+  }
   const moved = new Set(state.reports.flatMap((r) => (r.kind === 'moved' ? r.moves.map((m) => `${m.collection}|${m.from}`) : [])));
   let collisionsMoved = 0;
   for (const collision of state.collisions) {
@@ -62,7 +85,12 @@ export function checkBrowserSoak(state: BrowserSoakState): BrowserCheckResult {
     // With its record as the subject: the trace then holds every POST that carried the id, by tab and time.
     if (problem) violations.push({ kind: 'collision', message: `${collision.collection} ${collision.id} (step ${collision.step}): ${problem}`, subject: { collection: collision.collection, id: collision.id } });
   }
-  return { soak, leaders, collisionsMoved, violations };
+  return { soak, leaders, collisionsMoved, violations, pageErrorsWhileGoing };
+}
+
+function wasGoing(going: BrowserSoakState['going'], error: PageError): boolean {
+  const at = error.at;
+  return at !== undefined && (going.get(error.tab) ?? []).some((s) => at >= s.from && at <= s.to);
 }
 
 /** What is wrong with how a minted collision ended, if anything: the other device's record must stand, and the tab's be elsewhere. */

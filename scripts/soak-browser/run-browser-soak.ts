@@ -158,7 +158,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
       operationErrors: [...users.errors, ...chaos.errors],
       writtenBlind: (w) => backOffice.writtenBlind(w),
     };
-    const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, runEnd, pageErrors, collisions: backOffice.collisions };
+    const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, going: tabs.context.going, runEnd, pageErrors, collisions: backOffice.collisions };
     const check = checkBrowserSoak(state);
     const trace =
       check.violations.length === 0

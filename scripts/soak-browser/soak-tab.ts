@@ -6,6 +6,7 @@
  */
 import type { EngineTab } from '../engines/index.js';
 import type { PageReport } from './page/soak-page.js';
+import type { GoingStretch } from './browser-checks.js';
 import type { TabProxy } from './tab-proxy.js';
 
 /** What every tab shares: where the app is, and where each session's end is noted. */
@@ -16,6 +17,8 @@ export interface TabContext {
   ended: Map<string, number>;
   /** Takes reports read from a page (those whose beacons the engine's offline mode lost). */
   collect(reports: readonly PageReport[]): void;
+  /** Per tab (its page's error reporter's id): when the harness was reloading or closing it (see `BrowserSoakState.going`). */
+  going: Map<string, GoingStretch[]>;
 }
 
 /** One slot's tab. */
@@ -31,6 +34,8 @@ export class SoakTab {
   generation = 0;
   /** Calls into the page under way (a user's action in its transaction, say). */
   busy = 0;
+  /** The id its page's error reporter gives its errors (`PageError.tab`), once it has booted. */
+  private errorsTab: string | undefined;
 
   constructor(
     readonly slot: number,
@@ -61,15 +66,21 @@ export class SoakTab {
   /** Reloads the page (thawing it first is not needed: the new page is not frozen). */
   async reload(): Promise<void> {
     if (this.offline) await this.online();
+    const stretch = this.going(Number.POSITIVE_INFINITY);
     this.endSession();
-    await this.tab.reload();
-    if (this.frozen) await this.thaw().catch(() => undefined);
-    await this.booted();
+    try {
+      await this.tab.reload();
+      if (this.frozen) await this.thaw().catch(() => undefined);
+      await this.booted();
+    } finally {
+      stretch.to = Date.now();
+    }
   }
 
   /** Closes the tab as a person would; its proxy goes too. */
   async close(): Promise<void> {
     if (this.offline) await this.online();
+    this.going(Number.POSITIVE_INFINITY);
     this.endSession();
     this.alive = false;
     await this.tab.close();
@@ -133,7 +144,19 @@ export class SoakTab {
     this.session = undefined;
   }
 
+  /** Notes, under the page's error reporter's id, that the harness is taking the page away from now until `to`. */
+  private going(to: number): GoingStretch {
+    const stretch = { from: Date.now(), to };
+    if (this.errorsTab === undefined) return stretch;
+    const stretches = this.context.going.get(this.errorsTab) ?? [];
+    stretches.push(stretch);
+    this.context.going.set(this.errorsTab, stretches);
+    return stretch;
+  }
+
   private async booted(): Promise<void> {
     this.session = await this.tab.evaluate(() => (globalThis as unknown as { soak: { ready: Promise<string> } }).soak.ready);
+    // The id the page's error reporter gives its errors (kept in sessionStorage, so the same across reloads).
+    this.errorsTab ??= (await this.tab.evaluate(() => sessionStorage.getItem('__pageErrorsTab'))) ?? undefined;
   }
 }

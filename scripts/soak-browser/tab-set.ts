@@ -34,6 +34,7 @@ export class TabSet {
   constructor(private readonly options: TabSetOptions) {
     this.context = {
       ended: new Map(),
+      going: new Map(),
       collect: options.collect,
       pageUrl: (slot, api) => {
         const query = new URLSearchParams({ slot: String(slot), api, db: options.dbName, reports: options.reportsUrl, poll: String(options.pollMs) });

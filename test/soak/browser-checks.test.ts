@@ -72,6 +72,7 @@ function settled(): BrowserSoakState {
     ended: new Map([['a', T + 495]]),
     runEnd: T + 1_000,
     pageErrors: [],
+    going: new Map(),
     collisions: [],
   };
 }
@@ -136,6 +137,20 @@ describe('the browser soak checks', () => {
     const state = settled();
     state.pageErrors = [{ tab: 'x1', url: 'http://127.0.0.1/?slot=2', kind: 'unhandledrejection', message: 'DatabaseClosedError: closed' }];
     expect(checkBrowserSoak(state).violations).toEqual([{ kind: 'page-error', message: 'tab x1 (http://127.0.0.1/?slot=2): unhandledrejection: DatabaseClosedError: closed' }]);
+  });
+
+  it('count an error from a tab the harness was closing or reloading apart, not as a violation', () => {
+    const state = settled();
+    const error = (message: string, at: number) => ({ tab: 'x1', url: 'http://127.0.0.1/?slot=2', kind: 'error' as const, message, at });
+    // Closed from T+500 on; reloaded from T+100 until its new page loaded at T+140.
+    state.going = new Map([['x1', [{ from: T + 100, to: T + 140 }, { from: T + 500, to: Number.POSITIVE_INFINITY }]]]);
+    state.pageErrors = [error('TypeError: can\'t access property "env", e is undefined', T + 120), error('gone', T + 900), error('before', T + 99), error('between', T + 141)];
+    const result = checkBrowserSoak(state);
+    expect(result.violations.map((v) => v.message)).toEqual(['tab x1 (http://127.0.0.1/?slot=2): error: before', 'tab x1 (http://127.0.0.1/?slot=2): error: between']);
+    expect(result.pageErrorsWhileGoing.map((e) => e.message)).toEqual(['TypeError: can\'t access property "env", e is undefined', 'gone']);
+    // Without a time, an error is never excused.
+    state.pageErrors = [{ tab: 'x1', url: 'u', kind: 'error', message: 'no time' }];
+    expect(kinds(state)).toEqual(['page-error']);
   });
 
   describe('a minted id collision', () => {
