@@ -3,12 +3,15 @@
  * simulator's tenants synced by a real mirror (fake-indexeddb, the simulator in a child process,
  * over HTTP), and for every collection of more than a few pages, the estimated size of its
  * traversal (`estimate.total`) when 10%, 50% and 90% of its records were applied, against the
- * records it really had. Also the first page at which an estimate appeared.
+ * records it really had. Also the first page at which an estimate appeared, and the requests the
+ * first sync made: all of them, and of those the estimate's questions (its probes and the questions
+ * for where traversals end, told apart by their `limit`, `PROBE_RECORDS`).
  *
  *   npm run bench -- progress-estimate      TENANTS=small,medium,large (default small,medium)
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createMirror } from '../src/mirror/create-mirror.js';
+import { PROBE_RECORDS } from '../src/sync/cycle/progress-estimate.js';
 import type { CollectionSyncProgress } from '../src/mirror/status.js';
 import type { SizeOption } from '../src/simulator/size.js';
 import { forkSimulator } from './simulator-process.js';
@@ -23,7 +26,14 @@ for (const tenant of TENANTS) await measure(tenant);
 
 async function measure(tenant: SizeOption): Promise<void> {
   const server = await forkSimulator({ size: tenant, seed: 9 });
-  const mirror = createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', dbName: `estimate-${String(tenant)}`, indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0 });
+  const requests = { all: 0, questions: 0 };
+  const counting: typeof fetch = (input, init) => {
+    requests.all++;
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.searchParams.get('limit') === String(PROBE_RECORDS)) requests.questions++;
+    return fetch(input, init);
+  };
+  const mirror = createMirror({ baseUrl: server.baseUrl, token: server.token, userAgent: 'pos-cloud-mirror bench', dbName: `estimate-${String(tenant)}`, indexedDB: new IDBFactory(), IDBKeyRange, reconcileIntervalMs: 0, fetch: counting });
   const seen = new Map<string, CollectionSyncProgress[]>();
   const overall: { records: number; remaining: number | undefined }[] = [];
   const subscription = mirror.progress.subscribe((p) => {
@@ -60,4 +70,5 @@ async function measure(tenant: SizeOption): Promise<void> {
   const worst = errors.map((list) => (list.length ? `${(Math.max(...list) * 100).toFixed(1)}%` : 'n/a'));
   console.log(`  largest error (absolute) at ${AT.map((a) => `${a * 100}%`).join(' / ')}: ${worst.join(' / ')}`);
   console.log(`  progress updates: ${overall.length}`);
+  console.log(`  requests: ${requests.all.toLocaleString('en')}, of which the estimate's questions: ${requests.questions} (probes and where traversals end)`);
 }

@@ -135,7 +135,7 @@ export {
 export { MirrorDb, type MirrorDbOptions } from './db/mirror-db.js';
 export { SYNC_TABLES } from './db/table-names.js';
 export { defaultDbName, parseDbName } from './db/db-name.js';
-export type { ExtraIndexes } from './db/stores.js';
+export { DEFAULT_INDEXES, type ExtraIndexes } from './db/stores.js';
 export type {
   StoredRecord,
   CheckpointRow,

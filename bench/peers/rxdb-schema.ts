@@ -1,6 +1,6 @@
 /**
  * The RxDB schema of a collection, with the indexes of the mirror's own tables (`buildStores`):
- * `_v`, `date_created` and the relation and lookup fields, compound indexes as they are. What RxDB
+ * `_v` and the fields the query helpers read by, compound indexes as they are. What RxDB
  * adds or cannot take, in its own words: it prefixes every index with `_deleted` and suffixes the
  * primary key, and adds `[_meta.lwt+id]`; its Dexie storage refuses an index on a field that is not
  * `required` (error DXE1), so the indexed fields are listed as required although the service sends
@@ -19,7 +19,7 @@ export function mirrorIndexes(collection: CollectionName): (string | string[])[]
   if (definition === undefined) throw new Error(`no store definition for ${collection}`);
   const parts = definition.split(',').map((part) => part.trim());
   return parts
-    .filter((part) => part !== 'id')
+    .filter((part) => part !== 'id' && !part.startsWith('*'))
     .map((part) => (part.startsWith('[') ? part.slice(1, -1).split('+') : part));
 }
 

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     connectEl: $('connect'),
     userAgent: USER_AGENT,
     collections: COLLECTIONS,
+    // The counts booked in a warehouse are found by its stock-ups (`booked-counts.ts`).
+    indexes: { stockup: ['id_warehouse'] },
     pollIntervalMs: 15_000,
     startSync: () => connected.set(true),
   });

@@ -8,7 +8,7 @@ import {
   type ConnectionWithToken,
 } from './connection.js';
 import { replace } from './dom.js';
-import { createMirror, type CollectionName, type Mirror } from 'pos-cloud-mirror';
+import { createMirror, type CollectionName, type ExtraIndexes, type Mirror } from 'pos-cloud-mirror';
 import { createTokenGate, type GatedClient } from './token-gate.js';
 
 /** A started example app: its mirror and the client behind it. */
@@ -31,6 +31,8 @@ export interface BootOptions {
   collections?: CollectionName[];
   /** Delay between delta syncs (ms). */
   pollIntervalMs: number;
+  /** Indexes this app queries by, beyond the mirror's defaults (`MirrorOptions.indexes`). @default none */
+  indexes?: ExtraIndexes;
   /**
    * A connection the person chose in the app (its settings): used instead of the address in the
    * page's `?base=`, the dev server's or the remembered one; with its token, the app does not ask.
@@ -78,6 +80,7 @@ export async function bootMirror(options: BootOptions): Promise<BootedApp> {
     baseUrl: connection.baseUrl,
     ...(connection.tenant !== undefined ? { tenant: connection.tenant } : {}),
     ...(options.collections ? { collections: options.collections } : {}),
+    ...(options.indexes ? { indexes: options.indexes } : {}),
     pollIntervalMs: options.pollIntervalMs,
   });
 

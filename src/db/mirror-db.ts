@@ -8,6 +8,7 @@ import { quarantineKey } from './quarantine-key.js';
 import { productSearchIndex } from './search-index.js';
 import { categorySearchWords, productSearchWords, SEARCH_FIELD } from './search-words.js';
 import { buildStores, INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE, type ExtraIndexes } from './stores.js';
+import { version1Stores } from './version-1-stores.js';
 import type {
   CheckpointRow,
   ConflictRow,
@@ -68,7 +69,7 @@ export class MirrorDb extends Dexie {
     if (options.IDBKeyRange) deps.IDBKeyRange = options.IDBKeyRange;
     // Relaxed unless a transaction holds what exists only here (`durabilityByTables`).
     super(name, { ...deps, chromeTransactionDurability: 'relaxed' });
-    this.version(1).stores(buildStores(options.indexes));
+    this.version(1).stores(version1Stores(options.indexes));
     // Versions 2 to 5 re-key `_sync_quarantine` by record (one row each, `QuarantineRow.key`).
     // IndexedDB cannot change a primary key in place, so the rows move out to a side table
     // (deduplicated: the latest refusal of a record wins), the table is dropped, made again with
@@ -87,7 +88,7 @@ export class MirrorDb extends Dexie {
     // Version 7 indexes each product's search words (`__search`, multi-entry), which a middleware
     // keeps current on every write; products stored before are given theirs.
     this.version(7)
-      .stores({ products: `${buildStores(options.indexes).products}, *${SEARCH_FIELD}` })
+      .stores({ products: `${version1Stores(options.indexes).products}, *${SEARCH_FIELD}` })
       .upgrade((tx) =>
         tx
           .table('products')
@@ -99,7 +100,7 @@ export class MirrorDb extends Dexie {
     // Version 8 indexes each category's name words the same way (`__search`, multi-entry), so a
     // search finds the categories a word reaches in the index instead of reading them all.
     this.version(8)
-      .stores({ categories: `${buildStores(options.indexes).categories}, *${SEARCH_FIELD}` })
+      .stores({ categories: `${version1Stores(options.indexes).categories}, *${SEARCH_FIELD}` })
       .upgrade((tx) =>
         tx
           .table('categories')
@@ -108,6 +109,12 @@ export class MirrorDb extends Dexie {
             category[SEARCH_FIELD] = categorySearchWords(category);
           }),
       );
+    // Version 9 keeps only the indexes a query helper or the sync reads by (`DEFAULT_INDEXES`, and
+    // the app's own): IndexedDB updates every index on every write. Dropping an index changes no
+    // row, so outbox entries, conflicts and checkpoints stay as they are. A tab of an earlier
+    // release that opens the database afterwards adds back the indexes it declares (Dexie does so
+    // for a schema that lacks some), and this version ignores indexes it does not declare.
+    this.version(9).stores(buildStores(options.indexes));
     this.use(productSearchIndex);
     this.use(durabilityByTables);
     // Batch snapshots a dead process left are moved onto their entries as soon as the database

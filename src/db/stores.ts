@@ -1,46 +1,64 @@
-import { COLLECTION_INFO } from '../schema/index.js';
-import { COLLECTIONS, type CollectionName } from '../schema/collections.js';
+import type { CollectionName } from '../schema/collections.js';
+import { SEARCH_FIELD } from './search-words.js';
 import { SYNC_TABLES } from './table-names.js';
 
 /** Extra indexes an app declares per collection, in Dexie's syntax (`'email'`, `'[id_shop+date_created]'`). */
 export type ExtraIndexes = Partial<Record<CollectionName | 'categories', readonly string[]>>;
 
 /**
- * Compound indexes the query helpers and examples need. Each index is paid for on every
- * write (IndexedDB updates every index of a row), so only what a helper queries is here.
+ * The secondary indexes each table has by default (schema version 9 on), in Dexie's syntax. IndexedDB
+ * updates every index of a row on every write, so each one is here because a query helper or a
+ * step of the sync reads by it (docs/queries.md, "Default indexes", names
+ * who), and a compound index stands for its first field too. An app indexes more with the option
+ * `indexes`.
+ *
+ * - `_v` (every collection): the orphan check and the reconcile sweep find local creates the server
+ *   never had (`_v` 0).
+ * - products: `id_category` (`searchProducts`, the products of the categories a word reaches),
+ *   `barcode`, `ean13`, `sku` (`productByCode`), `*__search` (`searchProducts`).
+ * - product_price_matrix: `id_product` (`priceOf`).
+ * - stock_history: `[id_warehouse+id_record]` (`stockRows`, with or without a product).
+ * - orders: `[id_cash_register+date_created]` (`ordersOfRegister`).
+ * - order_details: `id_order` (`itemsOfOrder`).
+ * - categories: `*__search` (`searchProducts`); the tree is read whole, and never checked for orphans.
  */
-const COMPOUND_INDEXES: Partial<Record<CollectionName, readonly string[]>> = {
-  orders: ['[id_cash_register+date_created]'],
-  stock_history: ['[id_warehouse+id_record]'],
+export const DEFAULT_INDEXES: { readonly [T in CollectionName | 'categories']: readonly string[] } = {
+  products: ['_v', 'id_category', 'barcode', 'ean13', 'sku', `*${SEARCH_FIELD}`],
+  customers: ['_v'],
+  product_price_matrix: ['_v', 'id_product'],
+  shops: ['_v'],
+  cash_registers: ['_v'],
+  employees: ['_v'],
+  park_locations: ['_v'],
+  shifts: ['_v'],
+  stock_history: ['_v', '[id_warehouse+id_record]'],
+  stockup: ['_v'],
+  transactions: ['_v'],
+  warehouses: ['_v'],
+  orders: ['_v', '[id_cash_register+date_created]'],
+  order_details: ['_v', 'id_order'],
+  categories: [`*${SEARCH_FIELD}`],
 };
 
 /**
- * The Dexie store definitions of version 1: one table per collection with primary key `id`
- * (an Id string), `_v`, `date_created` where the collection has it and the relation fields of
- * the schema registry; `categories` flattened with its parent indexed; and the sync tables.
+ * The store definitions of the current schema version (9): one table per collection and
+ * `categories` with primary key `id` (an Id string), the {@link DEFAULT_INDEXES} and the app's
+ * `extra` ones, and the sync tables whose definitions changed since version 1 (their indexes as
+ * lean: the outbox finds a collection's entries by `[collection+id]`, the conflicts are listed by
+ * `at`, the quarantine is counted and cleared by `collection`).
  */
 export function buildStores(extra: ExtraIndexes = {}): Record<string, string> {
   const stores: Record<string, string> = {};
-  for (const name of COLLECTIONS) {
-    const info = COLLECTION_INFO[name];
-    const indexes = new Set<string>(['_v']);
-    if (info.hasDateCreated) indexes.add('date_created');
-    for (const field of info.indexes) indexes.add(field);
-    for (const field of COMPOUND_INDEXES[name] ?? []) indexes.add(field);
-    for (const field of extra[name] ?? []) indexes.add(field);
-    stores[name] = ['id', ...indexes].join(', ');
+  for (const [name, indexes] of Object.entries(DEFAULT_INDEXES) as [CollectionName | 'categories', readonly string[]][]) {
+    stores[name] = ['id', ...new Set([...indexes, ...(extra[name] ?? [])])].join(', ');
   }
-  stores.categories = ['id', '_v', 'id_category_parent', ...(extra.categories ?? [])].join(', ');
-  stores[SYNC_TABLES.checkpoints] = 'collection';
-  // Version 1 keyed quarantine rows by an auto-incremented `seq`; later versions key them by record.
-  stores[SYNC_TABLES.quarantine] = '++seq, collection, at';
-  stores[SYNC_TABLES.outbox] = '++seq, &[collection+id], collection, state';
-  stores[SYNC_TABLES.conflicts] = 'key, collection, at';
-  stores[SYNC_TABLES.meta] = 'key';
+  stores[SYNC_TABLES.quarantine] = 'key, collection';
+  stores[SYNC_TABLES.outbox] = '++seq, &[collection+id], state';
+  stores[SYNC_TABLES.conflicts] = 'key, at';
   return stores;
 }
 
-/** The store definition of `_sync_quarantine` from schema version 4 on: one row per record, keyed by `key`. */
+/** The store definition of `_sync_quarantine` in schema versions 4 to 8: one row per record, keyed by `key`. */
 export const QUARANTINE_STORE = 'key, collection, at';
 
 /**

@@ -3,7 +3,7 @@ import { announceOutboxGrew, assertCollection, listOutbox } from '../sync/outbox
 import type { CollectionName } from '../schema/collections.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, leaderLockName, type SyncEnvironment } from '../sync/coordination/index.js';
-import { createConfiguredCycle, createProgressTracker, describeError, orderByGroups, type DefaultSyncGroupName } from '../sync/cycle/index.js';
+import { createConfiguredCycle, createProgressTracker, describeError, orderByGroups, probesPerTraversal, type DefaultSyncGroupName } from '../sync/cycle/index.js';
 import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { createClient } from '../client/index.js';
@@ -67,7 +67,9 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
   const feed = createStatusFeed({ db, online: env.isOnline(), collections, groups: options.syncGroups });
   // Pulls report their progress to the feed, with estimates of what is left added; the progress
   // ends with the feed (the mirror closed), and a question still out is cancelled.
-  const progress = createProgressTracker({ db, client, progress: feed.progress });
+  // Beside several groups, whose status shows a first sync's progress already, a traversal asks fewer probes.
+  const groupsPulled = options.syncGroups.filter((group) => group.collections.some((c) => collections.includes(c))).length;
+  const progress = createProgressTracker({ db, client, progress: feed.progress, maxProbes: probesPerTraversal(groupsPulled) });
   feed.progress.subscribe({ complete: () => progress.close() });
   const cycleSettings = {
     db,
@@ -92,7 +94,15 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     pollIntervalMs: options.pollIntervalMs,
     leaderLockName: leaderLockName(name),
     leaseMs: options.leaderLeaseMs,
-    cycle: (hooks) => createConfiguredCycle(cycleSettings, hooks),
+    // Each run has its own budget of questions for the estimate.
+    cycle: (hooks) =>
+      createConfiguredCycle(cycleSettings, {
+        ...hooks,
+        onRunStart: (initial) => {
+          progress.runStarted();
+          hooks.onRunStart(initial);
+        },
+      }),
   });
   feed.onOutboxGrew(() => controller.outboxGrew());
   const storageWatch = createStorageWatch({ env, durable: options.storage?.durable === true, set: feed.set });

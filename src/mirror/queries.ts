@@ -101,10 +101,12 @@ export function createQueries(mirrorDb: MirrorDb): MirrorQueries {
       return roots;
     },
     async stockRows(idWarehouse, opts = {}) {
+      // One index serves both: a warehouse's rows are the range of its first field.
+      const index = db.stock_history.where('[id_warehouse+id_record]');
       const rows =
         opts.idProduct === undefined
-          ? await db.stock_history.where('id_warehouse').equals(idWarehouse).toArray()
-          : await db.stock_history.where('[id_warehouse+id_record]').equals([idWarehouse, opts.idProduct]).toArray();
+          ? await index.between([idWarehouse, Dexie.minKey], [idWarehouse, Dexie.maxKey]).toArray()
+          : await index.equals([idWarehouse, opts.idProduct]).toArray();
       return rows.filter(isLive);
     },
   };

@@ -9,11 +9,6 @@ export interface CollectionInfo<C extends CollectionName = CollectionName> {
   readonly _t: C;
   /** The spec's table id used by default id generation, or `undefined` when the spec gives none. */
   readonly tableId: number | undefined;
-  /**
-   * Fields apps query by that deserve an IndexedDB index. Kept lean: every index costs on every
-   * write. The primary key (`id`) and sync fields (`_v`, `_d`) are the db layer's business.
-   */
-  readonly indexes: readonly string[];
   /** True when an app cannot meaningfully write the collection. None is, per the spec. */
   readonly readOnly: boolean;
   /**
@@ -37,7 +32,6 @@ export interface CollectionInfo<C extends CollectionName = CollectionName> {
  */
 function info<C extends CollectionName>(
   name: C,
-  indexes: readonly string[],
   overrides: Partial<Pick<CollectionInfo, 'defaultDirection' | 'hasDateCreated' | 'maxLimit' | 'defaultLimit'>> = {},
 ): CollectionInfo<C> {
   const tableId = Object.prototype.hasOwnProperty.call(TABLE_IDS, name) ? TABLE_IDS[name as TableName] : undefined;
@@ -45,7 +39,6 @@ function info<C extends CollectionName>(
     name,
     _t: name,
     tableId,
-    indexes,
     readOnly: false,
     createOnlineOnly: tableId === undefined,
     defaultDirection: 'forward', // the spec leaves it unstated for other tables; we always send it
@@ -57,26 +50,22 @@ function info<C extends CollectionName>(
 }
 
 /**
- * Facts about every collection: `_t`, table id (spec "Id composition"), indexes, whether creates
+ * Facts about every collection: `_t`, table id (spec "Id composition"), whether creates
  * need the network, default traversal direction, and page limits (orders: default 250, max 2000).
  */
 export const COLLECTION_INFO: { readonly [C in CollectionName]: CollectionInfo<C> } = {
-  products: info('products', ['id_category', 'barcode', 'ean13', 'sku', 'name']),
-  customers: info('customers', ['email', 'barcode', 'lastname']),
-  product_price_matrix: info('product_price_matrix', ['id_product']),
-  shops: info('shops', [], { hasDateCreated: false }),
-  cash_registers: info('cash_registers', ['id_shop'], { hasDateCreated: false }),
-  employees: info('employees', []),
-  park_locations: info('park_locations', []),
-  shifts: info('shifts', [], { defaultDirection: 'backward' }),
-  stock_history: info('stock_history', ['id_stockup', 'id_warehouse', 'id_record']),
-  stockup: info('stockup', ['id_warehouse']),
-  transactions: info('transactions', ['id_order', 'id_customer'], { defaultDirection: 'backward' }),
-  warehouses: info('warehouses', []),
-  orders: info(
-    'orders',
-    ['id_cash_register', 'id_customer', 'id_shop', 'id_shift', 'id_employee', 'date_created'],
-    { defaultDirection: 'backward', maxLimit: 2000, defaultLimit: 250 },
-  ),
-  order_details: info('order_details', ['id_order', 'id_product', 'id_customer', 'id_cash_register']),
+  products: info('products'),
+  customers: info('customers'),
+  product_price_matrix: info('product_price_matrix'),
+  shops: info('shops', { hasDateCreated: false }),
+  cash_registers: info('cash_registers', { hasDateCreated: false }),
+  employees: info('employees'),
+  park_locations: info('park_locations'),
+  shifts: info('shifts', { defaultDirection: 'backward' }),
+  stock_history: info('stock_history'),
+  stockup: info('stockup'),
+  transactions: info('transactions', { defaultDirection: 'backward' }),
+  warehouses: info('warehouses'),
+  orders: info('orders', { defaultDirection: 'backward', maxLimit: 2000, defaultLimit: 250 }),
+  order_details: info('order_details'),
 };

@@ -41,11 +41,11 @@ describeEngines('a connection closed under the page in %s', { timeout: 60_000 },
     const { sim } = stage;
     const { tab, name } = await syncedTab({ token: sim.token, tenant: freshTenant('versionchange'), pollIntervalMs: 600_000 });
     const other = await stage.openPage();
-    // A later release adds a table: IndexedDB version 80 (Dexie's version 8).
+    // A later release adds a table: IndexedDB version 100 (Dexie's version 10).
     const upgraded = await other.evaluate(
       (dbName) =>
         new Promise<number>((resolve, reject) => {
-          const open = indexedDB.open(dbName, 80);
+          const open = indexedDB.open(dbName, 100);
           open.onupgradeneeded = () => open.result.createObjectStore('added_by_a_later_release', { keyPath: 'id' });
           open.onsuccess = () => {
             const version = open.result.version;
@@ -57,7 +57,7 @@ describeEngines('a connection closed under the page in %s', { timeout: 60_000 },
         }),
       name,
     );
-    expect(upgraded).toBe(80);
+    expect(upgraded).toBe(100);
     await other.close();
 
     sim.store.write('customers', { company: null, lastname: 'After the upgrade' });
@@ -68,7 +68,7 @@ describeEngines('a connection closed under the page in %s', { timeout: 60_000 },
       await mirror.syncNow();
       return { id, version: mirror.db.backendDB().version, pending: (await mirror.pending()).length, phase: mirror.status.value.phase };
     });
-    expect(after).toMatchObject({ version: 80, pending: 0, phase: 'idle' });
+    expect(after).toMatchObject({ version: 100, pending: 0, phase: 'idle' });
     expect(sim.requests.timesPosted('customers', after.id)).toBe(1);
     await waitUntil('the live query to follow', () => tab.evaluate(() => (window as unknown as PageWindow).answers.customers!.at(-1)?.customers), (n) => n === sim.store.count('customers'));
     await tab.evaluate(() => (window as unknown as PageWindow).mirror.close());

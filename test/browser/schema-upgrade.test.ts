@@ -1,8 +1,9 @@
 /**
  * A database the previous release left (schema version 6: synced records, checkpoints, and edits
  * still waiting in the outbox) is upgraded when the new release opens it, in the engine's own
- * IndexedDB: the products and the categories get the search words versions 7 and 8 index, the
- * waiting edits are kept and pushed once, and the mirror carries on with a delta sync.
+ * IndexedDB: the products and the categories get the search words versions 7 and 8 index, version 9
+ * drops the indexes nothing reads by, the waiting edits are kept and pushed once, and the mirror
+ * carries on with a delta sync.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
@@ -51,7 +52,7 @@ describeEngines('an upgrade from the previous schema version in %s', { timeout: 
     }, { o: { token: sim.token, tenant, pollIntervalMs: 600_000 }, edited: left.edited });
     expect(opened).toEqual({
       name: dbName,
-      version: 80,
+      version: 90,
       pending: left.pending,
       phone: '+420 600 000 006',
       kava: truth.searchProducts(sim, 'kava', 50),

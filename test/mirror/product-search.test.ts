@@ -2,7 +2,8 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MirrorDb } from '../../src/db/mirror-db.js';
-import { buildStores, INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE } from '../../src/db/stores.js';
+import { INFLIGHT_STORE, QUARANTINE_MOVING, QUARANTINE_STORE } from '../../src/db/stores.js';
+import { version1Stores } from '../../src/db/version-1-stores.js';
 import { foldForSearch, productSearchWords, searchWords } from '../../src/db/search-words.js';
 import type { StoredRecord } from '../../src/db/sync-rows.js';
 import { createQueries } from '../../src/mirror/queries.js';
@@ -197,13 +198,13 @@ describe('schema version 8 (the category search index)', () => {
     const factory = new IDBFactory();
     const name = `category-upgrade-${++n}`;
     const v7 = new Dexie(name, { indexedDB: factory, IDBKeyRange });
-    v7.version(1).stores(buildStores());
+    v7.version(1).stores(version1Stores());
     v7.version(2).stores({ [QUARANTINE_MOVING]: QUARANTINE_STORE });
     v7.version(3).stores({ _sync_quarantine: null });
     v7.version(4).stores({ _sync_quarantine: QUARANTINE_STORE });
     v7.version(5).stores({ [QUARANTINE_MOVING]: null });
     v7.version(6).stores({ _sync_inflight: INFLIGHT_STORE });
-    v7.version(7).stores({ products: `${buildStores().products}, *__search` });
+    v7.version(7).stores({ products: `${version1Stores().products}, *__search` });
     await v7.table('products').bulkPut([
       { ...product('50', 'Čaj Earl Grey', { id_category: '3' }), __search: productSearchWords(product('50', 'Čaj Earl Grey')) },
       { ...product('60', 'Zmrzlina', { id_category: '9' }), __search: productSearchWords(product('60', 'Zmrzlina')) },
@@ -214,7 +215,7 @@ describe('schema version 8 (the category search index)', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     expect(await db.categories.get('3')).toMatchObject({ name: 'Čaje a bylinky', __search: ['caje', 'a', 'bylinky'] });
     expect(await db.categories.get('9')).toMatchObject({ __search: [] });
     expect(names(await createQueries(db).searchProducts('bylinky'))).toEqual(['Čaj Earl Grey']);
@@ -229,7 +230,7 @@ describe('schema version 7 (the product search index)', () => {
     const factory = new IDBFactory();
     const name = `search-upgrade-${++n}`;
     const v6 = new Dexie(name, { indexedDB: factory, IDBKeyRange });
-    v6.version(1).stores(buildStores());
+    v6.version(1).stores(version1Stores());
     v6.version(2).stores({ [QUARANTINE_MOVING]: QUARANTINE_STORE });
     v6.version(3).stores({ _sync_quarantine: null });
     v6.version(4).stores({ _sync_quarantine: QUARANTINE_STORE });
@@ -241,7 +242,7 @@ describe('schema version 7 (the product search index)', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     expect(names(await createQueries(db).searchProducts('caj'))).toEqual(['Čaj Earl Grey']);
     expect(await db.products.get('30')).toMatchObject({ name: 'Káva Yirgacheffe 250 g', __search: ['=kava yirgacheffe 250 g', 'kava', 'yirgacheffe', '250', 'g'] });
   });

@@ -111,6 +111,15 @@ describe('mirror.progress during a first sync', () => {
     expect(made.requests.probes).toBeLessThanOrEqual(1 + MAX_PROBES);
   });
 
+  it('asks no probe for a first sync of a few pages: only where it ends, once, which counts what is left', async () => {
+    sim = await createSimulator({ port: 0, size: { stock_history: 180 }, seed: 4, activity: false });
+    const made = stockMirror(sim);
+    mirror = made.mirror;
+    await mirror.syncNow();
+    expect(made.requests.pages).toBeGreaterThanOrEqual(4);
+    expect(made.requests.probes).toBeLessThanOrEqual(1);
+  });
+
   it('asks nothing more for a delta of one page', async () => {
     sim = await createSimulator({ port: 0, size: { stock_history: 300 }, seed: 4, activity: false });
     const made = stockMirror(sim);

@@ -2,7 +2,7 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
-import { buildStores } from '../../src/db/stores.js';
+import { version1Stores } from '../../src/db/version-1-stores.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
 import type { MirrorOptions } from '../../src/mirror/options.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -69,7 +69,7 @@ describe('copies of the service left under another address', () => {
         firstEditAt: expect.any(Number),
         lastEditAt: expect.any(Number),
         takenOver: 0,
-        schemaVersion: 8,
+        schemaVersion: 9,
       },
     ]);
     expect(await rawOutbox(factory, defaultDbName(sim.baseUrl))).toEqual(before);
@@ -88,11 +88,11 @@ describe('reading a copy at another schema version', () => {
     const entry = { collection: 'customers', id: '7', op: 'update', changed: ['note_internal'], base: { id: '7', _v: 5 }, server: null, localVersion: 1, createdAt: 1, updatedAt: 2, state: 'rejected', attempts: 1 };
     // Schema version 1 (the first release's tables), and a version 12 no release has yet.
     const older = new Dexie('pos-cloud-mirror:http://old.example/api', { indexedDB: factory, IDBKeyRange });
-    older.version(1).stores(buildStores());
+    older.version(1).stores(version1Stores());
     await older.table('_sync_outbox').add(entry);
     older.close();
     const newer = new Dexie('pos-cloud-mirror:https://new.example/api', { indexedDB: factory, IDBKeyRange });
-    newer.version(12).stores({ ...buildStores(), _sync_inflight: '++key', _sync_future: 'key' });
+    newer.version(12).stores({ ...version1Stores(), _sync_inflight: '++key', _sync_future: 'key' });
     await newer.table('_sync_outbox').add({ ...entry, state: 'conflict' });
     newer.close();
 

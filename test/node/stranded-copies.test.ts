@@ -75,7 +75,7 @@ describe('a file storage holding the copy of an old address', () => {
     // The job restarts behind a proxy: another address, another database in the same directory.
     const current = await processMirror(dataDir, proxy.baseUrl);
     const { stranded } = await waitFor(current.status, (s) => s.stranded !== undefined);
-    expect(stranded).toMatchObject([{ dbName: oldName, baseUrl: sim.baseUrl, pending: 2, takenOver: 0, schemaVersion: 8 }]);
+    expect(stranded).toMatchObject([{ dbName: oldName, baseUrl: sim.baseUrl, pending: 2, takenOver: 0, schemaVersion: 9 }]);
     await current.syncNow();
     expect(Object.entries(filesOf(dataDir)).filter(([path]) => path in oldFiles)).toEqual(Object.entries(oldFiles));
 

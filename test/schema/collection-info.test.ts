@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS, COLLECTION_INFO, schemas } from '../../src/schema/index.js';
+import { COLLECTIONS, COLLECTION_INFO } from '../../src/schema/index.js';
 
 /** Table ids from the spec's "Id composition" table. */
 const SPEC_TABLE_IDS: Record<string, number> = {
@@ -45,27 +45,6 @@ describe('COLLECTION_INFO', () => {
     for (const name of COLLECTIONS) {
       const { defaultLimit, maxLimit } = COLLECTION_INFO[name];
       expect([defaultLimit, maxLimit], name).toEqual(name === 'orders' ? [250, 2000] : [100, 400]);
-    }
-  });
-
-  it('indexes the relation fields apps query by', () => {
-    expect(COLLECTION_INFO.orders.indexes).toEqual(
-      expect.arrayContaining(['id_cash_register', 'id_customer', 'id_shop', 'id_shift', 'id_employee', 'date_created']),
-    );
-    expect(COLLECTION_INFO.order_details.indexes).toEqual(
-      expect.arrayContaining(['id_order', 'id_product', 'id_customer', 'id_cash_register']),
-    );
-    expect(COLLECTION_INFO.products.indexes).toEqual(expect.arrayContaining(['id_category', 'barcode', 'ean13', 'sku', 'name']));
-    expect(COLLECTION_INFO.product_price_matrix.indexes).toContain('id_product');
-    expect(COLLECTION_INFO.stock_history.indexes).toEqual(expect.arrayContaining(['id_stockup', 'id_warehouse', 'id_record']));
-    expect(COLLECTION_INFO.cash_registers.indexes).toContain('id_shop');
-  });
-
-  it('indexes only fields the read schema describes or the spec names', () => {
-    for (const name of COLLECTIONS) {
-      for (const field of COLLECTION_INFO[name].indexes) {
-        expect(Object.keys(schemas[name].read.shape), `${name}.${field}`).toContain(field);
-      }
     }
   });
 

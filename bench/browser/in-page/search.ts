@@ -36,7 +36,8 @@ export async function searchProducts(args: SearchArgs): Promise<SearchResult> {
   const response = await fetch(args.catalogueUrl);
   if (!response.ok) throw new Error(`search: the catalogue answered ${response.status}`);
   const { products, categories } = (await response.json()) as { products: StoredRecord[]; categories: StoredRecord[] };
-  const db = new MirrorDb(args.dbName);
+  // The baseline's prefix search reads an index of names, which an app would declare (`indexes`).
+  const db = new MirrorDb(args.dbName, { indexes: { products: ['name'] } });
   try {
     const loading = performance.now();
     for (let i = 0; i < products.length; i += CHUNK) await db.products.bulkPut(products.slice(i, i + CHUNK));

@@ -1,4 +1,3 @@
-import { Dexie } from 'dexie';
 import type { MirrorDb } from '../../db/mirror-db.js';
 import type { ConflictRow, OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { describeValue, ValidationError } from '../../errors/index.js';
@@ -10,6 +9,7 @@ import { childReferences } from '../records/relations.js';
 import { diffFields, isMetaField, overlay, sameValue } from '../records/fields.js';
 import { deletionFields } from '../records/tombstone.js';
 import { inTransaction } from '../../db/in-transaction.js';
+import { outboxOf } from '../../db/outbox-of.js';
 
 /** How the app settles a conflict: its own values, the server's, or the record to keep. */
 export type ConflictChoice = 'local' | 'server' | object;
@@ -120,7 +120,7 @@ async function rejectChildrenOfDroppedCreate(
     `its parent, the local create of ${collection} ${id}, was dropped: the server holds another record with that id ` +
     '(resolveConflict chose the server). Point it at the right parent and retry it (retryRejected).';
   for (const [child, fields] of children) {
-    const entries = await db._sync_outbox.where('[collection+id]').between([child, Dexie.minKey], [child, Dexie.maxKey]).toArray();
+    const entries = await outboxOf(db._sync_outbox, child).toArray();
     const open = entries.filter((e) => e.state !== 'rejected');
     if (open.length === 0) continue;
     const records = await db.collection(child).bulkGet(open.map((e) => e.id));

@@ -22,7 +22,7 @@ export {
   type FailureVerdict,
 } from './failures.js';
 export { pullIsolated } from './isolated-pulls.js';
-export type { ProgressEstimate } from './progress-estimate.js';
+export { probesPerTraversal, type ProgressEstimate } from './progress-estimate.js';
 export { createProgressTracker, withCollection, type ProgressSink, type ProgressTracker, type ProgressTrackerOptions } from './progress-tracker.js';
 export type { SyncCycle } from './sync-cycle.js';
 export { DEFAULT_SYNC_GROUPS, groupStatuses, orderByGroups, type DefaultSyncGroupName, type SyncGroup, type SyncGroupStatus } from './sync-groups.js';

@@ -47,6 +47,22 @@ export const FIRST_PROBES = 8;
 /** The most probes a traversal asks (one request each). */
 export const MAX_PROBES = 32;
 /**
+ * The most probes a traversal asks when the run pulls several sync groups: `status.groups` already
+ * shows a first sync's progress group by group, so a finer estimate of one collection gains less.
+ */
+export const MAX_PROBES_BESIDE_GROUPS = 16;
+/**
+ * The most questions (probes, and the questions for where traversals end) the estimate asks in one
+ * sync run, every collection together: the service limits its rate at a threshold it does not
+ * publish, and the estimate is an extra that must not spend what the pull needs.
+ */
+export const RUN_QUESTIONS = 96;
+/** The most probes a traversal asks when the run pulls the collections of `groups` sync groups. */
+export function probesPerTraversal(groups: number): number {
+  return groups > 1 ? MAX_PROBES_BESIDE_GROUPS : MAX_PROBES;
+}
+
+/**
  * Probes of the first pass asked at once. The estimate shows once every window of the first pass
  * is counted: one probe after the other, each took a round trip, about as long as one of the
  * traversal's own pages, so the estimate came ten pages in. A browser opens about six connections

@@ -8,10 +8,12 @@ import {
   FIRST_PROBES,
   idWindows,
   newestDensity,
+  MAX_PROBES,
   probeCount,
   PROBE_RECORDS,
   PROBES_AT_ONCE,
   roughRemaining,
+  RUN_QUESTIONS,
   splitLargest,
   type IdWindow,
   type TraversalSample,
@@ -27,6 +29,10 @@ export interface ProgressTrackerOptions {
   client: Pick<SyncClient, 'list'>;
   /** Where the progress is published (the mirror's `progress`). */
   progress: ProgressSink;
+  /** The most probes one traversal asks (see `probesPerTraversal`). @default MAX_PROBES */
+  maxProbes?: number;
+  /** The most questions asked between two {@link ProgressTracker.runStarted} calls, every collection together. @default RUN_QUESTIONS */
+  runQuestions?: number;
 }
 
 /** Holds the published progress: read as it stands, replaced by a change of it. */
@@ -39,6 +45,8 @@ export interface ProgressSink {
 export interface ProgressTracker {
   /** The pull's progress of one collection, after each applied page and when its traversal is done. */
   onProgress(collection: CollectionName, progress: CollectionProgress): void;
+  /** A sync run starts: the estimate may ask its questions again, up to the run's budget. */
+  runStarted(): void;
   /** Cancels the questions still out; the progress no longer changes. */
   close(): void;
 }
@@ -89,12 +97,25 @@ function axisOf(direction: 'forward' | 'backward' | undefined): Axis {
  * oldest for a traversal newest first, see {@link Axis}), then probes the ids between
  * its position and that one (see `progress-estimate.ts`): the first pass `PROBES_AT_ONCE` at a
  * time (the estimate shows once it is counted), the refinements one at a time, at most
- * `MAX_PROBES` small pages, and nothing at all for a delta of one page. The questions never hold
+ * `maxProbes` small pages. The probes are bounded by what they gain: none for a traversal of one
+ * page (it is done before it asks) or whose end the records where it ends reach back to (they
+ * count what is left exactly, `PROBE_RECORDS` at most), and
+ * at most `runQuestions` questions in a run, every collection together. The questions never hold
  * the pull up, and a failed one only leaves the estimate out.
  */
 export function createProgressTracker(options: ProgressTrackerOptions): ProgressTracker {
   const { client } = options;
   const traversals = new Map<CollectionName, Traversal>();
+  const maxProbes = options.maxProbes ?? MAX_PROBES;
+  const runQuestions = options.runQuestions ?? RUN_QUESTIONS;
+  /** Questions asked since the run started. */
+  let asked = 0;
+  /** Takes `n` questions from the run's budget (fewer when less is left); returns how many were taken. */
+  const spend = (n: number) => {
+    const taken = Math.max(0, Math.min(n, runQuestions - asked));
+    asked += taken;
+    return taken;
+  };
   const controller = new AbortController();
   const signal = controller.signal;
 
@@ -118,13 +139,25 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     // The probes ask what the traversal asks: a delta counts only the records changed since its start.
     const versionStart = savedCursor(row)?.versionStart ?? 0;
     const { axis } = traversal;
+    // The question for where it ends is worth asking only with a probe left to follow it.
+    if (runQuestions - asked < 2 || spend(1) === 0) return;
     // The records where the traversal ends (the newest, going forward), and how dense the ids are there.
     const last = await client.list(collection, { direction: axis.toEnd, limit: PROBE_RECORDS, versionStart, signal });
     const newest = last[0] && axis.place(last[0].id);
     traversal.newestDensity = newestDensity(last.map((record) => BigInt(axis.place(record.id))));
     const position = traversal.samples.at(-1)?.position;
     if (newest === undefined || position === undefined || !current()) return;
-    const windows = idWindows(position, newest, probeCount(roughRemaining(traversal.samples, newest) ?? 0, FIRST_PROBES));
+    const ahead = last.map((record) => BigInt(axis.place(record.id))).filter((place) => place > BigInt(position)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (ahead.length < last.length || last.length + last.rejected.length < PROBE_RECORDS) {
+      // The records where it ends reach back to where it stands: what is left is counted, no probe needed.
+      traversal.windows = [{ start: BigInt(position), end: BigInt(newest) + 1n, ids: ahead, full: false }];
+      republish(collection, traversal);
+      return;
+    }
+    const rough = roughRemaining(traversal.samples, newest);
+    const first = spend(probeCount(rough ?? 0, Math.min(FIRST_PROBES, maxProbes)));
+    if (first === 0) return;
+    const windows = idWindows(position, newest, first);
     const probe = async (window: IdWindow) => {
       const page = await client.list(collection, { direction: axis.direction, idStart: axis.id(window.start), versionStart, limit: PROBE_RECORDS, signal });
       window.ids = page.map((record) => BigInt(axis.place(record.id)));
@@ -142,10 +175,12 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
     };
     publishWindows();
     // The rest of the probes go where most records ahead are guessed to be, as many as the size is worth.
-    const budget = probeCount(estimateFromWindows(0, position, windows, traversal.newestDensity).remaining) - windows.length;
-    for (let i = 0; i < budget; i++) {
+    const worth = probeCount(estimateFromWindows(0, position, windows, traversal.newestDensity).remaining, maxProbes) - windows.length;
+    for (let i = 0; i < worth && asked < runQuestions; i++) {
       const right = splitLargest(windows, traversal.samples.at(-1)!.position, traversal.newestDensity);
-      if (!right || !(await probe(right))) return;
+      if (!right) return;
+      spend(1);
+      if (!(await probe(right))) return;
       publishWindows();
     }
   }
@@ -173,6 +208,9 @@ export function createProgressTracker(options: ProgressTrackerOptions): Progress
       if (progress.position !== undefined && !progress.done) traversal.samples.push({ records: progress.records, position: traversal.axis.place(progress.position) });
       if (!traversal.asked && !progress.done && traversal.samples.length >= 2 && !signal.aborted) ask(collection, traversal);
       publish(collection, { ...progress, estimate: estimateOf(traversal, progress) });
+    },
+    runStarted() {
+      asked = 0;
     },
     close() {
       controller.abort();

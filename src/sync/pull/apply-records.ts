@@ -5,6 +5,7 @@ import { putInPieces } from '../../db/put-in-pieces.js';
 import { createTimeSlicer, type TimeSlicer } from '../../schema/time-slicer.js';
 import type { OutboxEntry, StoredRecord } from '../../db/sync-rows.js';
 import { readByIds, type IdLookup } from '../../db/read-by-ids.js';
+import { outboxOf } from '../../db/outbox-of.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { HYDRATIONS, splitHydrations } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
@@ -199,7 +200,7 @@ export interface ApplyOptions {
 async function outboxEntriesOf(db: MirrorDb, collection: CollectionName, ids: string[]): Promise<Map<string, OutboxEntry>> {
   const found = new Map<string, OutboxEntry>();
   // Most pages meet an empty outbox: one cheap count instead of a lookup per record.
-  if ((await db._sync_outbox.where('collection').equals(collection).count()) === 0) return found;
+  if ((await outboxOf(db._sync_outbox, collection).count()) === 0) return found;
   const rows = await db._sync_outbox.where('[collection+id]').anyOf(ids.map((id) => [collection, id])).toArray();
   for (const row of rows) found.set(row.id, row);
   return found;

@@ -9,6 +9,7 @@ import type { SyncClient } from '../sync-client.js';
 import { PULL_DEFAULTS } from './pull-defaults.js';
 import { pageLimitFor, traverse } from './traverse.js';
 import { inTransaction } from '../../db/in-transaction.js';
+import { outboxOf } from '../../db/outbox-of.js';
 
 /** What a reconcile sweep of one collection found and repaired. */
 export interface ReconcileReport {
@@ -63,7 +64,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
   const now = options.now ?? Date.now;
   const report: ReconcileReport = { collection, repaired: 0, vanished: 0, neverSent: [], quarantined: 0, seen: 0 };
   const localIds = (await db.table<StoredRecord, string>(collection).toCollection().primaryKeys()).sort(compareIds);
-  const pending = new Set((await db._sync_outbox.where('collection').equals(collection).toArray()).map((e) => e.id));
+  const pending = new Set((await outboxOf(db._sync_outbox, collection).toArray()).map((e) => e.id));
   // Read after `pending`: a create acknowledged in between is on the server before the traversal starts.
   const unsent = new Set((await db.table<StoredRecord, string>(collection).where('_v').equals(0).primaryKeys()).filter((id) => !pending.has(id)));
   let next = 0;

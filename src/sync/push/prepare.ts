@@ -1,4 +1,3 @@
-import { Dexie } from 'dexie';
 import { readByIds } from '../../db/read-by-ids.js';
 import { foldInflightRows } from '../../db/inflight.js';
 import type { MirrorDb } from '../../db/mirror-db.js';
@@ -14,6 +13,7 @@ import { parentReferences } from '../records/relations.js';
 import type { PushCounts } from './push-report.js';
 import { buildWireRecord, type WireRecord } from '../records/wire-record.js';
 import { inTransaction } from '../../db/in-transaction.js';
+import { outboxOf } from '../../db/outbox-of.js';
 
 /** One record on its way out: its entry as it stood when the POST was built, and what is sent. */
 export interface OutgoingRecord {
@@ -72,7 +72,7 @@ export async function prepareCollection(
   return inTransaction(db, 'rw', [db.collection(collection), db._sync_outbox, db._sync_conflicts, db._sync_inflight], async (db) => {
     const table = db.collection(collection);
     await foldInflightRows(db._sync_outbox, db._sync_inflight, collection);
-    const entries = (await db._sync_outbox.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray())
+    const entries = (await outboxOf(db._sync_outbox, collection).toArray())
       .filter((e): e is OutboxEntry & { seq: number } => e.state === 'pending' && e.seq !== undefined)
       .sort((a, b) => a.seq - b.seq);
     if (entries.length === 0) return { out: [], collisions: [] };

@@ -3,7 +3,8 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDbName } from '../../../src/db/db-name.js';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
-import { buildStores, INFLIGHT_STORE, QUARANTINE_STORE } from '../../../src/db/stores.js';
+import { INFLIGHT_STORE, QUARANTINE_STORE } from '../../../src/db/stores.js';
+import { version1Stores } from '../../../src/db/version-1-stores.js';
 import type { OutboxEntry, StoredRecord } from '../../../src/db/sync-rows.js';
 import { SYNC_TABLES } from '../../../src/db/table-names.js';
 import { PosCloudError, StorageError, ValidationError } from '../../../src/errors/index.js';
@@ -247,7 +248,7 @@ describe('takeOverEdits', () => {
     expect((await rawOutbox(factory, 'pos-cloud-mirror:http://other.example/api'))!.version).toBe(60);
 
     expect(await current.takeOverEdits('pos-cloud-mirror:http://old.example/api')).toMatchObject({ taken: 1, left: [] });
-    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://old.example/api'))).toMatchObject({ version: 80, outbox: [] });
+    expect((await rawOutbox(factory, 'pos-cloud-mirror:http://old.example/api'))).toMatchObject({ version: 90, outbox: [] });
     await current.syncNow();
     expect(sim.store.get('customers', ours)).toMatchObject({ note_internal: 'written by an older version' });
     expect(sim.requests.timesPosted('customers', ours)).toBe(1);
@@ -298,7 +299,7 @@ describe('takeOverEdits', () => {
  */
 async function olderCopy(factory: IDBFactory, name: string, sim: Simulator): Promise<string> {
   const db = new Dexie(name, { indexedDB: factory, IDBKeyRange });
-  db.version(6).stores({ ...buildStores(), [SYNC_TABLES.quarantine]: QUARANTINE_STORE, [SYNC_TABLES.inflight]: INFLIGHT_STORE });
+  db.version(6).stores({ ...version1Stores(), [SYNC_TABLES.quarantine]: QUARANTINE_STORE, [SYNC_TABLES.inflight]: INFLIGHT_STORE });
   const customers = sim.store.list('customers').filter((c) => c._d === 0).slice(0, 5).map((c) => ({ ...c, id: String(c.id) }) as StoredRecord);
   const base = customers[0]!;
   await db.table('customers').bulkPut([{ ...base, note_internal: 'written by an older version' }, ...customers.slice(1)]);

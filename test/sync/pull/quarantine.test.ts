@@ -2,7 +2,8 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
-import { buildStores, QUARANTINE_MOVING } from '../../../src/db/stores.js';
+import { QUARANTINE_MOVING } from '../../../src/db/stores.js';
+import { version1Stores } from '../../../src/db/version-1-stores.js';
 import { parseRecord } from '../../../src/schema/index.js';
 import { applyReadRecords, ingestRecords } from '../../../src/sync/pull/ingest.js';
 import { quarantineRows } from '../../../src/sync/pull/quarantine.js';
@@ -80,7 +81,7 @@ describe('quarantine rows', () => {
     const factory = new IDBFactory();
     const name = `quarantine-upgrade-${++n}`;
     const v1 = new Dexie(name, { indexedDB: factory, IDBKeyRange });
-    v1.version(1).stores(buildStores());
+    v1.version(1).stores(version1Stores());
     const row = (id: string | undefined, at: number, record: unknown) => ({ collection: 'employees', id, record, issues: [{ path: ['_d'], message: 'bad' }], at });
     await v1.table('_sync_quarantine').bulkAdd([
       row('5', 1, { id: 5, _d: 'bad' }),
@@ -97,7 +98,7 @@ describe('quarantine rows', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     expect(db.tables.map((t) => t.name)).not.toContain(QUARANTINE_MOVING);
     const rows = await db._sync_quarantine.toArray();
     expect(rows.map((r) => [r.key, r.at])).toEqual(

@@ -2,7 +2,8 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
-import { buildStores, QUARANTINE_MOVING, QUARANTINE_STORE } from '../../../src/db/stores.js';
+import { QUARANTINE_MOVING, QUARANTINE_STORE } from '../../../src/db/stores.js';
+import { version1Stores } from '../../../src/db/version-1-stores.js';
 import type { OutboxEntry } from '../../../src/db/sync-rows.js';
 import { readSent } from '../../../src/sync/outbox/outbox-sent.js';
 
@@ -16,7 +17,7 @@ let n = 0;
 /** A database as version 5 of the library left it (the schema versions MirrorDb declared then). */
 async function version5Database(factory: IDBFactory, name: string, fill: (db: Dexie) => Promise<void>): Promise<void> {
   const v5 = new Dexie(name, { indexedDB: factory, IDBKeyRange });
-  v5.version(1).stores(buildStores());
+  v5.version(1).stores(version1Stores());
   v5.version(2).stores({ [QUARANTINE_MOVING]: QUARANTINE_STORE });
   v5.version(3).stores({ _sync_quarantine: null });
   v5.version(4).stores({ _sync_quarantine: QUARANTINE_STORE });
@@ -56,7 +57,7 @@ describe('schema version 6 (_sync_inflight)', () => {
     const db = new MirrorDb(name, { indexedDB: factory, IDBKeyRange });
     open.push(db);
     await db.open();
-    expect(db.verno).toBe(8);
+    expect(db.verno).toBe(9);
     expect(db.tables.map((t) => t.name)).toContain('_sync_inflight');
     const [entry] = await db._sync_outbox.toArray();
     expect(entry).toEqual({ ...pending, seq: 1 });
