@@ -12,11 +12,12 @@ import { mirrorSync, SYNC_MARKS } from './mirror-sync.js';
 import { pagesPerTransaction } from './pages-per-transaction.js';
 import { searchProducts } from './search.js';
 import { timerResolution } from './timer-resolution.js';
+import { timeToUseful } from './time-to-useful.js';
 
 export { SYNC_MARKS };
 
 /** The measurements, by name. */
-const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution, pagesPerTransaction } as const;
+const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution, pagesPerTransaction, timeToUseful } as const;
 
 /** A measurement's name. */
 export type JobName = keyof typeof JOBS;
