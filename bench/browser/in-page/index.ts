@@ -5,6 +5,7 @@
  */
 import { baselineSync } from './baseline-sync.js';
 import { idleDelta } from './idle-delta.js';
+import { indexCost } from './index-cost.js';
 import { jobRunner, type JobState } from './jobs.js';
 import { jsonRounds } from './json.js';
 import { liveQueryNotification } from './live-query.js';
@@ -17,7 +18,7 @@ import { timeToUseful } from './time-to-useful.js';
 export { SYNC_MARKS };
 
 /** The measurements, by name. */
-const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution, pagesPerTransaction, timeToUseful } as const;
+const JOBS = { baselineSync, mirrorSync, idleDelta, liveQueryNotification, searchProducts, jsonRounds, timerResolution, pagesPerTransaction, timeToUseful, indexCost } as const;
 
 /** A measurement's name. */
 export type JobName = keyof typeof JOBS;
