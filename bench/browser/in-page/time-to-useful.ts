@@ -79,31 +79,40 @@ export async function timeToUseful(args: TimeToUsefulArgs): Promise<TimeToUseful
   };
   let ended = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const sync = mirror.syncNow().then(() => {
+  const sync = mirror.syncNow().then(
+    () => {
       ended = true;
       result.syncMs = elapsed();
-    });
-    // One read at a time: the next waits for the one before and for the poll interval.
-    const polling = (async () => {
-      while (!ended && result.usefulMs === null && elapsed() < args.limitMs) {
-        await probe();
-        if (result.usefulMs === null) await new Promise((resolve) => setTimeout(resolve, args.pollMs));
-      }
-    })();
+    },
+    (error: unknown) => {
+      ended = true;
+      throw error;
+    },
+  );
+  // One read at a time: the next waits for the one before and for the poll interval.
+  const polling = (async () => {
+    while (!ended && result.usefulMs === null && elapsed() < args.limitMs) {
+      await probe();
+      if (result.usefulMs === null) await new Promise((resolve) => setTimeout(resolve, args.pollMs));
+    }
+  })();
+  try {
     const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, args.limitMs)));
     await Promise.race([sync, limit]);
     await polling;
     result.bounded = !ended;
     // A sync that ended between two reads is read once more: useful at its end at the latest.
     if (!result.bounded && result.usefulMs === null) await probe();
-    if (!result.bounded) await sync;
     for (const table of mirror.db.tables) if (!table.name.startsWith('_') && table.name !== 'categories') result.records += await table.count();
     return result;
   } finally {
     clearTimeout(timer);
     watch.unsubscribe();
+    ended = true;
+    // Neither the reads nor a sync stopped by the close below may outlive this job unheard.
+    await polling.catch(() => undefined);
     await mirror.close();
+    await sync.catch(() => undefined);
     await Dexie.delete(args.dbName);
   }
 }
