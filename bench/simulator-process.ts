@@ -9,7 +9,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CollectionName } from '../src/schema/collections.js';
-import type { SimulatorOptions, SwitchOptions } from '../src/simulator/index.js';
+import type { SimStore, SimulatorOptions, SwitchOptions } from '../src/simulator/index.js';
 
 /** The simulator options a benchmark may set; they reach the child as JSON. */
 export type ForkSimulatorOptions = Pick<SimulatorOptions, 'size' | 'seed' | 'logSize'>;
@@ -30,8 +30,22 @@ export interface SimulatorProcess {
   sell(count: number): Promise<number>;
   /** Changes the simulator's switches (`setOptions`), e.g. ids served as strings. */
   setOptions(options: SwitchOptions): Promise<void>;
+  /** The server's sales of the last 24 h of its clock, and what its catalogue holds, read from its store. */
+  lastDay(): Promise<LastDayFacts>;
   /** Disconnects from the child, which then closes the simulator and exits. */
   stop(): void;
+}
+
+/** What the server holds that a register needs first: read from the simulator's store, not through its API. */
+export interface LastDayFacts {
+  /** The start of the last 24 h on the server's clock (ms): orders with `date_created` at or after it. */
+  since: number;
+  /** Those orders' ids, each with its number of items (order_details). */
+  orders: Record<string, number>;
+  registers: number;
+  products: number;
+  /** Products with at least one price row (product_price_matrix). */
+  pricedProducts: number;
 }
 
 /** What the child sends once its simulator listens. */
@@ -67,12 +81,13 @@ export async function forkSimulator(options: ForkSimulatorOptions): Promise<Simu
     postsSoFar: () => ask<number>(child, { kind: 'posts' }),
     sell: (count) => ask<number>(child, { kind: 'sell', count }),
     setOptions: (options) => ask<null>(child, { kind: 'options', options }).then(() => undefined),
+    lastDay: () => ask<LastDayFacts>(child, { kind: 'lastDay' }),
     stop: () => child.disconnect(),
   };
 }
 
 /** What the parent asks the child. */
-type Question = { kind: 'posts' } | { kind: 'sell'; count: number } | { kind: 'options'; options: SwitchOptions };
+type Question = { kind: 'posts' } | { kind: 'sell'; count: number } | { kind: 'options'; options: SwitchOptions } | { kind: 'lastDay' };
 
 /** Asks the child one question and resolves with its answer (one question at a time). */
 function ask<T>(child: ReturnType<typeof fork>, question: Question): Promise<T> {
@@ -100,6 +115,10 @@ async function serve(options: ForkSimulatorOptions): Promise<void> {
       process.send?.(null);
       return;
     }
+    if (question.kind === 'lastDay') {
+      process.send?.(lastDayOf(sim.store));
+      return;
+    }
     const routes = sim.requests.counts();
     const posts = Object.entries(routes).reduce((n, [route, c]) => (route.startsWith('POST ') ? n + c : n), 0);
     process.send?.(posts);
@@ -107,6 +126,18 @@ async function serve(options: ForkSimulatorOptions): Promise<void> {
   process.once('disconnect', () => void sim.close().then(() => process.exit(0)));
   const counts = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.count(c)])) as Record<CollectionName, number>;
   process.send?.({ baseUrl: sim.baseUrl, token: sim.token, counts } satisfies Ready);
+}
+
+/** {@link LastDayFacts} of a simulator's store, at its clock's present. */
+export function lastDayOf(store: SimStore): LastDayFacts {
+  const since = store.now() - 24 * 60 * 60 * 1000;
+  const orders: Record<string, number> = {};
+  for (const order of store.collection('orders').records()) {
+    if ((order.date_created as number) >= since) orders[order.id as string] = store.items.itemsOf(order.id as string).length;
+  }
+  const priced = new Set<unknown>();
+  for (const row of store.collection('product_price_matrix').records()) priced.add(row.id_product);
+  return { since, orders, registers: store.count('cash_registers'), products: store.count('products'), pricedProducts: priced.size };
 }
 
 const childOptions = process.env[CHILD_ENV];

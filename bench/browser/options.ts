@@ -84,7 +84,8 @@ export function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new Error(`${name}: expected 1 or 0, got "${text}"`);
 }
 
-function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+/** A whole-number option of at least `min`, `fallback` when unset; any other value is an error that names it. */
+export function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

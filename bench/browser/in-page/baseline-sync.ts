@@ -1,6 +1,7 @@
 /**
- * Page code: the speed limit a first sync is measured against. The same pages the mirror reads
- * (every collection, 400 records a page, forward by id from version 0), fetched with bare `fetch`,
+ * Page code: the speed limit a first sync is measured against. The same pages the mirror's first
+ * sync reads, in its order (the collections by `DEFAULT_SYNC_GROUPS`; the history collections
+ * newest first, `backward` by id, the others `forward`; its page limit, 400 records), fetched with bare `fetch`,
  * parsed with `JSON.parse` and written with Dexie `bulkPut` into tables keyed by `id` alone: no
  * validation, no indexes, no checkpoints, no live queries or status.
  *
@@ -13,6 +14,11 @@
  */
 import { Dexie } from 'dexie';
 import { MirrorDb } from '../../../src/db/mirror-db.js';
+import type { CollectionName } from '../../../src/schema/collections.js';
+import { DEFAULT_SYNC_GROUPS, orderByGroups } from '../../../src/sync/cycle/sync-groups.js';
+import { PULL_DEFAULTS } from '../../../src/sync/pull/pull-defaults.js';
+import { pageLimitFor } from '../../../src/sync/pull/traverse.js';
+import { traversalDirection } from '../../../src/sync/pull/traversal-direction.js';
 import { startHeartbeat, type HeartbeatReport } from './heartbeat.js';
 
 /** What the baseline is given. */
@@ -20,6 +26,7 @@ export interface BaselineSyncArgs {
   /** The API's base URL, as the page reaches it. */
   base: string;
   token: string;
+  /** The collections to copy (taken in the mirror's order, whatever the order given). */
   collections: string[];
   dbName: string;
   /** Stop after this long (ms) and report what was done. */
@@ -39,8 +46,6 @@ export interface BaselineSyncResult {
   bounded: boolean;
 }
 
-const PAGE = 400;
-
 /** Fetches, parses and stores every page of every collection into a fresh database (its creation timed too). */
 export async function baselineSync(args: BaselineSyncArgs): Promise<BaselineSyncResult> {
   const heartbeat = startHeartbeat();
@@ -53,10 +58,13 @@ export async function baselineSync(args: BaselineSyncArgs): Promise<BaselineSync
   let bounded = false;
   try {
     await db.open();
-    for (const collection of args.collections) {
-      let idStart = '0';
+    for (const collection of orderByGroups(DEFAULT_SYNC_GROUPS, args.collections as CollectionName[])) {
+      // The mirror's traversal of a first sync: its direction and page limit, no id_start on the first page.
+      const direction = traversalDirection(collection, 0);
+      const limit = pageLimitFor(collection, PULL_DEFAULTS.pageLimit);
+      let idStart: string | undefined;
       while (!bounded) {
-        const url = `${args.base}/${collection}?limit=${PAGE}&direction=forward&version_start=0&id_start=${idStart}`;
+        const url = `${args.base}/${collection}?limit=${limit}&direction=${direction}&version_start=0${idStart === undefined ? '' : `&id_start=${idStart}`}`;
         const fetched = performance.now();
         const response = await fetch(url, { headers: { Authorization: `A|${args.token}`, Accept: 'application/json' } });
         if (!response.ok) throw new Error(`baseline: GET ${collection} answered ${response.status}`);
@@ -64,7 +72,7 @@ export async function baselineSync(args: BaselineSyncArgs): Promise<BaselineSync
         transportMs += performance.now() - fetched;
         await db.table(collection).bulkPut(page);
         records += page.length;
-        if (page.length < PAGE) break;
+        if (page.length < limit) break;
         idStart = page[page.length - 1]!.id;
         bounded = performance.now() - started > args.limitMs;
       }
