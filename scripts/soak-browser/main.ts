@@ -1,7 +1,8 @@
 /**
  * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E] [--storage-kills]`: runs
  * a browser soak and prints its report. Exits 0 when every check passed, 1 on a violation (the
- * report names the seed and the command that repeats the run), 2 on a bad command line.
+ * report names the seed and the command that repeats the run) or a run that could not finish (a page
+ * that stopped answering), 2 on a bad command line.
  */
 import { spawn } from 'node:child_process';
 import { browserSoakCommand, readBrowserSoakOptions, UsageError, USAGE } from './options.js';
@@ -31,6 +32,13 @@ if (options.storageKills && typeof WebSocket === 'undefined') {
 }
 
 process.stdout.write(`${browserSoakCommand(options)}\n`);
-const result = await runBrowserSoak(options, { progress: (line) => process.stdout.write(`  ${line}\n`) });
+let result;
+try {
+  result = await runBrowserSoak(options, { progress: (line) => process.stdout.write(`  ${line}\n`) });
+} catch (error) {
+  // The run could not finish (a page that stopped answering, say): a failure, with the command that repeats it.
+  process.stdout.write(`FAILED, the run did not reach its checks: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\nrepeat with: ${browserSoakCommand(options)}\n`);
+  process.exit(1);
+}
 process.stdout.write(formatBrowserReport(result));
 process.exit(result.check.violations.length === 0 ? 0 : 1);

@@ -32,6 +32,7 @@ import { ServiceWatch } from './service-watch.js';
 import { settleTabs, type SettleOutcome } from './settle.js';
 import { refusedButStored } from './refused-saves.js';
 import { buildSoakSite, type SoakSite } from './site.js';
+import type { PageHangError } from './soak-tab.js';
 import { TabSet } from './tab-set.js';
 import { writeTrace } from './trace.js';
 import { Users, type UserCounts } from './users.js';
@@ -80,127 +81,133 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
   const onRejection = (reason: unknown) => rejections.push(reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason));
   process.on('unhandledRejection', onRejection);
   const parts: { sim?: Simulator; reports?: ReportServer; site?: SoakSite; app?: AppServer; browser?: EngineBrowser; tabs?: TabSet } = {};
+  // A call into a page that never answers fails the run (see `SoakTab.call`): the run is raced against it.
+  let hung: (error: PageHangError) => void = () => undefined;
+  const hang = new Promise<never>((_, reject) => (hung = reject));
   try {
-    const sim = (parts.sim = await createSimulator({ seed: options.seed, size: 'tiny', clock: { start: Date.now() }, logSize: 100 }));
-    const initialCounts = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.count(c)])) as Record<CollectionName, number>;
-    const watch = new ServiceWatch();
-    const ledger = new Ledger();
-    const backOffice = new BackOffice(sim, ledger, watch);
-    const reports = (parts.reports = await startReportServer());
-    const pageErrors: PageError[] = [];
-    const site = (parts.site = await buildSoakSite());
-    const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
-    const browser = (parts.browser = options.storageKills ? await launchInspectedWebKit() : await launchEngine(options.engine));
-    const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list) }));
+    const run = async (): Promise<BrowserSoakResult> => {
+      const sim = (parts.sim = await createSimulator({ seed: options.seed, size: 'tiny', clock: { start: Date.now() }, logSize: 100 }));
+      const initialCounts = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.count(c)])) as Record<CollectionName, number>;
+      const watch = new ServiceWatch();
+      const ledger = new Ledger();
+      const backOffice = new BackOffice(sim, ledger, watch);
+      const reports = (parts.reports = await startReportServer());
+      const pageErrors: PageError[] = [];
+      const site = (parts.site = await buildSoakSite());
+      const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
+      const browser = (parts.browser = options.storageKills ? await launchInspectedWebKit() : await launchEngine(options.engine));
+      const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list), hung }));
 
-    // The first tab makes the first sync alone; the others open on a mirror that has data.
-    const first = await tabs.add();
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await first.call<{ error?: string }>('syncNow');
-      if (!outcome.error) break;
-      if (attempt >= 10) throw new Error(`the first sync failed: ${outcome.error}`);
-    }
-    while (tabs.open.length < options.tabs) await tabs.add();
+      // The first tab makes the first sync alone; the others open on a mirror that has data.
+      const first = await tabs.add();
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await first.call<{ error?: string }>('syncNow');
+        if (!outcome.error) break;
+        if (attempt >= 10) throw new Error(`the first sync failed: ${outcome.error}`);
+      }
+      while (tabs.open.length < options.tabs) await tabs.add();
 
-    let step = 0;
-    const nextStep = () => ++step;
-    const users = new Users({ seed: options.seed, ledger, nextStep });
-    const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab), nextSave: (ms) => users.nextSave(ms) });
-    for (const tab of tabs.open) users.start(tab);
-    backOffice.registers.startSelling(SALES_PER_SECOND);
-    const deadline = started + options.minutes * 60_000;
-    const ticker = setInterval(() => {
-      hooks.progress?.(`${Math.round((performance.now() - started) / 1000)} s: ${users.counts.actions} actions, ${chaos.counts.actions} chaos, ${tabs.open.length} tabs open, ${sim.requests.count()} requests`);
-    }, 10_000);
-    const chaosDone = chaos.run(() => performance.now() < deadline);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
-    clearInterval(ticker);
+      let step = 0;
+      const nextStep = () => ++step;
+      const users = new Users({ seed: options.seed, ledger, nextStep });
+      const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab), nextSave: (ms) => users.nextSave(ms) });
+      for (const tab of tabs.open) users.start(tab);
+      backOffice.registers.startSelling(SALES_PER_SECOND);
+      const deadline = started + options.minutes * 60_000;
+      const ticker = setInterval(() => {
+        hooks.progress?.(`${Math.round((performance.now() - started) / 1000)} s: ${users.counts.actions} actions, ${chaos.counts.actions} chaos, ${tabs.open.length} tabs open, ${sim.requests.count()} requests`);
+      }, 10_000);
+      const chaosDone = chaos.run(() => performance.now() < deadline);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
+      clearInterval(ticker);
 
-    // Settle: the chaos ends and everything it did is undone, the users stop, the outbox drains.
-    await chaosDone;
-    await chaos.restoreAll();
-    backOffice.registers.stopSelling();
-    sim.setFaults({});
-    await users.stop();
-    const settled = await settleTabs(tabs, ledger, nextStep);
-    const runEnd = Date.now();
+      // Settle: the chaos ends and everything it did is undone, the users stop, the outbox drains.
+      await chaosDone;
+      await chaos.restoreAll();
+      backOffice.registers.stopSelling();
+      sim.setFaults({});
+      await users.stop();
+      const settled = await settleTabs(tabs, ledger, nextStep);
+      const runEnd = Date.now();
 
-    const devices = [];
-    for (const tab of tabs.open) await tab.collectReports();
-    for (const tab of tabs.open) {
-      const snapshot = await tab.call<PageSnapshot>('snapshot');
-      devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[], orphanedCreates: snapshot.orphanedCreates });
-    }
-    const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
-    // A report or a rejection still on its way (a beacon, a timer late) reaches its listener.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
-    const witnessed = new Ledger();
-    let unreadable = 0;
-    for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) {
-      // A witness only explains (it is never checked): one the engine handed back damaged is left
-      // out, which can only make the checks stricter, and counted.
-      const calls = report.kind === 'notes' || report.kind === 'intent' ? report.calls.filter(wellFormed) : [];
-      if (report.kind === 'notes' || report.kind === 'intent') unreadable += report.calls.length - calls.length;
-      if (report.kind === 'notes') replay(witnessed, calls);
-      // An edit told before its commit is witnessed once a POST carried the value it wrote: values
-      // are unique, so only that edit's transaction, which read what it wrote over, made it.
-      if (report.kind === 'intent') replay(witnessed, calls.filter((call) => committedWrite(watch, call)));
-    }
-    if (unreadable > 0) hooks.progress?.(`${unreadable} witnessed ledger notes came back unreadable from the pages and were left out`);
-    const soak: SoakState = {
-      server,
-      initialCounts,
-      devices,
-      ledger,
-      witnessed,
-      unhandledRejections: rejections,
-      operationErrors: [...users.errors, ...chaos.errors],
-      writtenBlind: (w) => backOffice.writtenBlind(w),
+      const devices = [];
+      for (const tab of tabs.open) await tab.collectReports();
+      for (const tab of tabs.open) {
+        const snapshot = await tab.call<PageSnapshot>('snapshot');
+        devices.push({ writer: 'device 1' as const, label: `tab ${tab.slot}`, records: snapshot.records as unknown as Record<CollectionName, AnyRecord[]>, outbox: snapshot.outbox as OutboxEntry[], orphanedCreates: snapshot.orphanedCreates });
+      }
+      const server = Object.fromEntries(COLLECTIONS.map((c) => [c, sim.store.list(c)])) as Record<CollectionName, AnyRecord[]>;
+      // A report or a rejection still on its way (a beacon, a timer late) reaches its listener.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // What the pages reported doing, acknowledged or not (a tab reloaded before the answer came).
+      const witnessed = new Ledger();
+      let unreadable = 0;
+      for (const report of [...reports.reports].sort((a, b) => a.at - b.at)) {
+        // A witness only explains (it is never checked): one the engine handed back damaged is left
+        // out, which can only make the checks stricter, and counted.
+        const calls = report.kind === 'notes' || report.kind === 'intent' ? report.calls.filter(wellFormed) : [];
+        if (report.kind === 'notes' || report.kind === 'intent') unreadable += report.calls.length - calls.length;
+        if (report.kind === 'notes') replay(witnessed, calls);
+        // An edit told before its commit is witnessed once a POST carried the value it wrote: values
+        // are unique, so only that edit's transaction, which read what it wrote over, made it.
+        if (report.kind === 'intent') replay(witnessed, calls.filter((call) => committedWrite(watch, call)));
+      }
+      if (unreadable > 0) hooks.progress?.(`${unreadable} witnessed ledger notes came back unreadable from the pages and were left out`);
+      const soak: SoakState = {
+        server,
+        initialCounts,
+        devices,
+        ledger,
+        witnessed,
+        unhandledRejections: rejections,
+        operationErrors: [...users.errors, ...chaos.errors],
+        writtenBlind: (w) => backOffice.writtenBlind(w),
+      };
+      const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, going: tabs.context.going, runEnd, pageErrors, collisions: backOffice.collisions };
+      const check = checkBrowserSoak(state);
+      const trace =
+        check.violations.length === 0
+          ? undefined
+          : await writeTrace(`${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`, {
+              violations: check.violations,
+              ledger,
+              backOffice,
+              watch,
+              chaos: chaos.events,
+              users: users.log,
+              leaders: check.leaders.spans,
+              server,
+              tabs: devices.map((d) => ({ label: d.label, records: d.records })),
+            });
+      const registers = backOffice.registers.counts;
+      return {
+        options,
+        browserVersion: browser.version,
+        elapsedMs: performance.now() - started,
+        users: users.counts,
+        chaos: chaos.counts,
+        faults: { ...sim.requests.faultCounts(), phases: chaos.counts.faultPhases },
+        requests: sim.requests.count(),
+        registers: { sales: registers.sales, deliveries: registers.deliveries, edits: registers.edits, removes: registers.removes },
+        tabs: { opened: tabs.all.length, open: tabs.open.length },
+        conflicts: {
+          noted: ledger.conflicts.length,
+          resolvedLocal: ledger.conflicts.filter((c) => c.resolved?.choice === 'local').length,
+          resolvedServer: ledger.conflicts.filter((c) => c.resolved?.choice === 'server').length,
+        },
+        collisions: {
+          minted: backOffice.collisions.filter((c) => c.state === 'written').length,
+          tooLate: backOffice.collisions.filter((c) => c.state === 'too-late').length,
+          moved: check.collisionsMoved,
+        },
+        refusedSaves: refusedButStored(users.log, reports.reports, server, watch),
+        settle: settled,
+        check,
+        ...(trace ? { trace } : {}),
+        ...(hooks.keepState ? { state } : {}),
+      };
     };
-    const state: BrowserSoakState = { soak, reports: reports.reports, ended: tabs.context.ended, going: tabs.context.going, runEnd, pageErrors, collisions: backOffice.collisions };
-    const check = checkBrowserSoak(state);
-    const trace =
-      check.violations.length === 0
-        ? undefined
-        : await writeTrace(`${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`, {
-            violations: check.violations,
-            ledger,
-            backOffice,
-            watch,
-            chaos: chaos.events,
-            users: users.log,
-            leaders: check.leaders.spans,
-            server,
-            tabs: devices.map((d) => ({ label: d.label, records: d.records })),
-          });
-    const registers = backOffice.registers.counts;
-    return {
-      options,
-      browserVersion: browser.version,
-      elapsedMs: performance.now() - started,
-      users: users.counts,
-      chaos: chaos.counts,
-      faults: { ...sim.requests.faultCounts(), phases: chaos.counts.faultPhases },
-      requests: sim.requests.count(),
-      registers: { sales: registers.sales, deliveries: registers.deliveries, edits: registers.edits, removes: registers.removes },
-      tabs: { opened: tabs.all.length, open: tabs.open.length },
-      conflicts: {
-        noted: ledger.conflicts.length,
-        resolvedLocal: ledger.conflicts.filter((c) => c.resolved?.choice === 'local').length,
-        resolvedServer: ledger.conflicts.filter((c) => c.resolved?.choice === 'server').length,
-      },
-      collisions: {
-        minted: backOffice.collisions.filter((c) => c.state === 'written').length,
-        tooLate: backOffice.collisions.filter((c) => c.state === 'too-late').length,
-        moved: check.collisionsMoved,
-      },
-      refusedSaves: refusedButStored(users.log, reports.reports, server, watch),
-      settle: settled,
-      check,
-      ...(trace ? { trace } : {}),
-      ...(hooks.keepState ? { state } : {}),
-    };
+    return await Promise.race([run(), hang]);
   } finally {
     await parts.browser?.close().catch(() => undefined);
     for (const tab of parts.tabs?.all ?? []) await tab.proxy.close().catch(() => undefined);

@@ -19,6 +19,24 @@ export interface TabContext {
   collect(reports: readonly PageReport[]): void;
   /** Per tab (its page's error reporter's id): when the harness was reloading or closing it (see `BrowserSoakState.going`). */
   going: Map<string, GoingStretch[]>;
+  /** Told when a call into a page did not answer within {@link PAGE_CALL_LIMIT_MS}: the run fails with it. */
+  hung(error: PageHangError): void;
+}
+
+/**
+ * The longest a call into a page may take while the tab is not frozen (ms): a save waits at most
+ * 10 s for a lost connection, a sync's requests 10 s each with two retries. A call that takes
+ * longer means the page stopped answering (a promise that never settles), and the run fails
+ * saying so, rather than wait for ever.
+ */
+export const PAGE_CALL_LIMIT_MS = 120_000;
+
+/** How long the page has to describe itself once a call timed out (ms). */
+const DIAGNOSE_LIMIT_MS = 10_000;
+
+/** A call into a page that did not answer in time, with what the page said of its mirror then. */
+export class PageHangError extends Error {
+  override readonly name = 'PageHangError';
 }
 
 /** One slot's tab. */
@@ -50,17 +68,55 @@ export class SoakTab {
     await this.booted();
   }
 
-  /** Runs a function of the page's `soak` module with `arg` (see `soak-page.ts`). */
+  /**
+   * Runs a function of the page's `soak` module with `arg` (see `soak-page.ts`). One that has not
+   * answered after {@link PAGE_CALL_LIMIT_MS} of the tab not frozen rejects with a
+   * {@link PageHangError} naming the call and what the page says of its mirror (its status), and
+   * the run is told (`TabContext.hung`).
+   */
   async call<R>(name: string, arg?: unknown): Promise<R> {
     this.busy++;
+    let watchdog: ReturnType<typeof setInterval> | undefined;
     try {
-      return await this.tab.evaluate(
-        ([fn, a]) => ((globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown>>).soak![fn]!(a) as R),
-        [name, arg ?? null] as [string, unknown],
-      );
+      const answer = this.evaluateSoak<R>(name, arg);
+      const hang = new Promise<never>((_, reject) => {
+        let waited = 0;
+        watchdog = setInterval(() => {
+          if (this.frozen) return;
+          waited += 1_000;
+          if (waited < PAGE_CALL_LIMIT_MS) return;
+          clearInterval(watchdog);
+          void this.hangError(name, arg).then((error) => {
+            this.context.hung(error);
+            reject(error);
+          });
+        }, 1_000);
+      });
+      return await Promise.race([answer, hang]);
     } finally {
+      clearInterval(watchdog);
       this.busy--;
     }
+  }
+
+  private evaluateSoak<R>(name: string, arg: unknown): Promise<R> {
+    return this.tab.evaluate(
+      ([fn, a]) => ((globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown>>).soak![fn]!(a) as R),
+      [name, arg ?? null] as [string, unknown],
+    );
+  }
+
+  /** The error of a call that did not answer, with the page's own account of its mirror (or why there is none). */
+  private async hangError(name: string, arg: unknown): Promise<PageHangError> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(resolve, DIAGNOSE_LIMIT_MS, `no answer within ${DIAGNOSE_LIMIT_MS / 1000} s either`)));
+    const said = this.evaluateSoak<unknown>('diagnose', null).then(
+      (d) => JSON.stringify(d),
+      (error: unknown) => `it could not say (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
+    const diagnosis = await Promise.race([said, late]).finally(() => clearTimeout(timer));
+    const call = `${name}(${JSON.stringify(arg ?? null)})`;
+    return new PageHangError(`tab ${this.slot}: the page did not answer ${call} within ${PAGE_CALL_LIMIT_MS / 1000} s; its mirror says ${diagnosis}`);
   }
 
   /** Reloads the page (thawing it first is not needed: the new page is not frozen). */

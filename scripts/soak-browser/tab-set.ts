@@ -5,7 +5,7 @@
 import type { EngineBrowser } from '../engines/index.js';
 import type { PageReport } from './page/soak-page.js';
 import type { ServiceWatch } from './service-watch.js';
-import { SoakTab, type TabContext } from './soak-tab.js';
+import { type PageHangError, SoakTab, type TabContext } from './soak-tab.js';
 import { TabProxy } from './tab-proxy.js';
 
 /** Where the tabs' pages come from and report to. */
@@ -24,6 +24,8 @@ export interface TabSetOptions {
   watch: ServiceWatch;
   /** Takes reports read from a page itself. */
   collect(reports: readonly PageReport[]): void;
+  /** Told when a call into a page did not answer in time (see `SoakTab.call`). */
+  hung(error: PageHangError): void;
 }
 
 /** Every tab of a run, open or closed. */
@@ -36,6 +38,7 @@ export class TabSet {
       ended: new Map(),
       going: new Map(),
       collect: options.collect,
+      hung: options.hung,
       pageUrl: (slot, api) => {
         const query = new URLSearchParams({ slot: String(slot), api, db: options.dbName, reports: options.reportsUrl, poll: String(options.pollMs) });
         return `${options.appUrl}?${query}`;

@@ -64,9 +64,16 @@ interface YieldingScheduler {
 }
 
 /**
+ * The longest a turn waits for its message to itself before a timer gives it instead (ms): see
+ * {@link yieldToEventLoop}.
+ */
+const LOST_MESSAGE_MS = 50;
+
+/**
  * Gives the event loop a turn: `scheduler.yield()` where the engine has it (the work resumes
  * ahead of other queued work), else `setImmediate` (Node), else a message to itself (not
- * clamped to 4 ms as nested timers are), else a timer.
+ * clamped to 4 ms as nested timers are; a timer gives the turn should the message be lost), else
+ * a timer.
  */
 export function yieldToEventLoop(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: Partial<YieldingScheduler> }).scheduler;
@@ -75,10 +82,15 @@ export function yieldToEventLoop(): Promise<void> {
   if (typeof MessageChannel === 'function') {
     return new Promise((resolve) => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
+      const turn = (): void => {
+        clearTimeout(timer);
         channel.port1.close();
         resolve();
       };
+      // WebKit can lose a message posted as its network process dies (it carries message ports):
+      // the work waiting for it, a page read mid-sync, waited for ever. A timer gives the turn then.
+      const timer = setTimeout(turn, LOST_MESSAGE_MS);
+      channel.port1.onmessage = turn;
       channel.port2.postMessage(null);
     });
   }

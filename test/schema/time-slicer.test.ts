@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collectRecords, collectRecordsInSlices } from '../../src/client/read-body.js';
 import { createTimeSlicer, yieldToEventLoop } from '../../src/schema/time-slicer.js';
 
@@ -31,6 +31,23 @@ describe('time slicer', () => {
     await yieldToEventLoop();
     order.push('after the turn');
     expect(order).toEqual(['timer', 'after the turn']);
+  });
+
+  it('gives the turn even when its message to itself is never delivered (WebKit lost it with its network process: a page read hung for ever)', async () => {
+    // A browser without scheduler.yield or setImmediate (WebKit), whose message is lost.
+    const lost = class {
+      port1 = { onmessage: null as unknown, close: () => undefined };
+      port2 = { postMessage: () => undefined };
+    };
+    vi.stubGlobal('setImmediate', undefined);
+    vi.stubGlobal('MessageChannel', lost);
+    try {
+      const turn = yieldToEventLoop().then(() => 'turn');
+      const never = new Promise((resolve) => setTimeout(resolve, 1_000, 'no turn within 1 s'));
+      expect(await Promise.race([turn, never])).toBe('turn');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

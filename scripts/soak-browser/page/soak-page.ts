@@ -202,3 +202,25 @@ export async function snapshot(): Promise<PageSnapshot> {
   const s = m.status.value;
   return { records, outbox: await m.pending(), leader: s.leader, phase: s.phase, orphanedCreates: s.orphanedCreates };
 }
+
+/**
+ * What the page knows of its mirror without asking the database (which may be what does not
+ * answer): its status and its progress, for a harness whose call into the page timed out.
+ */
+export async function diagnose(): Promise<Record<string, unknown>> {
+  await ready;
+  const m = opened();
+  const s = m.status.value;
+  return {
+    phase: s.phase,
+    leader: s.leader,
+    online: s.online,
+    storage: s.storage,
+    pendingPushes: s.pendingPushes,
+    lastError: s.lastError ? `${s.lastError.name}: ${s.lastError.message}` : null,
+    lastSyncAt: s.lastSyncAt === undefined ? null : new Date(s.lastSyncAt).toISOString(),
+    pullsUnderWay: Object.entries(m.progress.value.collections)
+      .filter(([, c]) => c && !c.done)
+      .map(([name]) => name),
+  };
+}
