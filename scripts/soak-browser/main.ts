@@ -1,7 +1,8 @@
 /**
- * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E] [--storage-kills]`: runs
- * a browser soak and prints its report. Exits 0 when every check passed, 1 on a violation (the
- * report names the seed and the command that repeats the run), 2 on a bad command line.
+ * `npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine E] [--storage-kills | --day]`:
+ * runs a browser soak and prints its report. Exits 0 when every check passed (and a day at the
+ * register met its aims), 1 on a violation or a missed aim (the report names the seed and the
+ * command that repeats the run), 2 on a bad command line.
  */
 import { spawn } from 'node:child_process';
 import { browserSoakCommand, readBrowserSoakOptions, UsageError, USAGE } from './options.js';
@@ -33,4 +34,4 @@ if (options.storageKills && typeof WebSocket === 'undefined') {
 process.stdout.write(`${browserSoakCommand(options)}\n`);
 const result = await runBrowserSoak(options, { progress: (line) => process.stdout.write(`  ${line}\n`) });
 process.stdout.write(formatBrowserReport(result));
-process.exit(result.check.violations.length === 0 ? 0 : 1);
+process.exit(result.check.violations.length === 0 && !result.day?.summary.missed ? 0 : 1);
