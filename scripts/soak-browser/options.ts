@@ -1,7 +1,8 @@
 /**
  * The command line of `npm run soak:browser`, read and checked:
- * `npm run soak:browser -- --seed 7 --minutes 10 --tabs 4 --engine firefox`, or with storage kills
- * `npm run soak:browser -- --seed 1 --minutes 2 --engine webkit --storage-kills`.
+ * `npm run soak:browser -- --seed 7 --minutes 10 --tabs 4 --engine firefox`, with storage kills
+ * `npm run soak:browser -- --seed 1 --minutes 2 --engine webkit --storage-kills`, or a day at the
+ * register `npm run soak:browser -- --day --minutes 60 --engine chromium`.
  */
 import { ENGINE_NAMES, isEngineName, type EngineName } from '../engines/index.js';
 import { MAX_MINUTES, numberFlag, readSoakFlags, UsageError } from '../soak/options.js';
@@ -22,16 +23,25 @@ export interface BrowserSoakOptions {
    * (one tab, no reload or close); `--storage-kills`. Absent for the usual run.
    */
   storageKills?: true;
+  /**
+   * A day at the register (`--day`): tabs kept open, the shop selling at its pace, light edits, no
+   * destructive chaos, the tabs' heap, database and sync tables sampled (`day-series.ts`). Absent
+   * for the usual run.
+   */
+  day?: true;
 }
 
 /** The flags' defaults. */
 export const BROWSER_SOAK_DEFAULTS: Readonly<BrowserSoakOptions> = { seed: 1, minutes: 1, tabs: 3, engine: 'chromium' };
 
+/** Tabs a day at the register opens when `--tabs` is not given. */
+export const DAY_TABS = 2;
+
 /** Most tabs one run opens at once (each is a page running the mirror, on a 2-core machine). */
 export const MAX_TABS = 8;
 
 /** Usage text, printed for `--help` and after a bad flag. */
-export const USAGE = `Usage: npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine chromium|firefox|webkit] [--storage-kills]
+export const USAGE = `Usage: npm run soak:browser -- [--seed N] [--minutes M] [--tabs T] [--engine chromium|firefox|webkit] [--storage-kills | --day]
 
 Opens T tabs of one origin in a real browser (one profile: they share IndexedDB, Web Locks and
 BroadcastChannel), each running the mirror against the simulator over HTTP on 127.0.0.1 through a
@@ -55,26 +65,38 @@ every tab equals the server, nothing is stuck, no page reported an error and no 
                 background. Needs --engine webkit and runs one tab (--tabs 1 is implied; another
                 count is refused): the WebKit it drives through its inspector has one tab and no
                 reload, so reloads, closes, new tabs and one tab frozen alone are left out
+  --day         a day at the register: the tabs stay open for M minutes while the registers sell
+                at a shop's pace and the back office edits, the users edit now and then, and a
+                few short network cuts come; no reload, close, freeze or fault phase. Every 30 s
+                each tab's JS heap (where the engine gives it), its database's size and record
+                counts and its outbox, conflicts and quarantine are sampled; the report adds the
+                series' summary and a verdict (heap flat after the first sync, bytes per record
+                steady, sync tables empty at the end) and writes the series as JSON under
+                test-output/soak-browser/. T defaults to ${DAY_TABS}
   --help        this text
 
-Exits 0 when every check passed, 1 on a violation (the report says how to repeat the run), 2 on a
+Exits 0 when every check passed (and, with --day, every aim was met), 1 on a violation (the report says how to repeat the run), 2 on a
 bad flag.
 `;
 
 /** Reads the command line; `'help'` when `--help` was given. */
 export function readBrowserSoakOptions(argv: readonly string[]): BrowserSoakOptions | 'help' {
   const defaults = { seed: BROWSER_SOAK_DEFAULTS.seed, minutes: BROWSER_SOAK_DEFAULTS.minutes, tabs: BROWSER_SOAK_DEFAULTS.tabs, engine: BROWSER_SOAK_DEFAULTS.engine };
-  const flags = readSoakFlags(argv, defaults, ['storage-kills']);
+  const flags = readSoakFlags(argv, defaults, ['storage-kills', 'day']);
   if (flags === 'help') return 'help';
   const { seed, minutes, values } = flags;
+  const tabsGiven = argv.some((arg) => arg === '--tabs' || arg.startsWith('--tabs='));
   let tabs = numberFlag(values.tabs, '--tabs');
   if (!Number.isInteger(tabs) || tabs < 1 || tabs > MAX_TABS) throw new UsageError(`--tabs must be a whole number from 1 to ${MAX_TABS}, got ${JSON.stringify(values.tabs)}`);
   const engine = values.engine.trim();
   if (!isEngineName(engine)) throw new UsageError(`--engine must be one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(values.engine)}`);
+  if (flags.switches.day) {
+    if (flags.switches['storage-kills']) throw new UsageError('--day and --storage-kills do not go together (a day at the register has no destructive chaos)');
+    return { seed, minutes, tabs: tabsGiven ? tabs : DAY_TABS, engine, day: true };
+  }
   if (!flags.switches['storage-kills']) return { seed, minutes, tabs, engine };
   // Only WebKit's storage process can be killed alone, and the browser that survives it has one tab.
   if (engine !== 'webkit') throw new UsageError(`--storage-kills needs --engine webkit (only WebKit serves IndexedDB from a process of its own), got --engine ${engine}`);
-  const tabsGiven = argv.some((arg) => arg === '--tabs' || arg.startsWith('--tabs='));
   if (tabsGiven && tabs !== 1) throw new UsageError(`--storage-kills runs one tab (the WebKit it drives through its inspector has one), got --tabs ${values.tabs}`);
   tabs = 1;
   return { seed, minutes, tabs, engine, storageKills: true };
@@ -82,5 +104,5 @@ export function readBrowserSoakOptions(argv: readonly string[]): BrowserSoakOpti
 
 /** The command that repeats a run with these options. */
 export function browserSoakCommand(options: BrowserSoakOptions): string {
-  return `npm run soak:browser -- --seed ${options.seed} --minutes ${options.minutes} --tabs ${options.tabs} --engine ${options.engine}${options.storageKills ? ' --storage-kills' : ''}`;
+  return `npm run soak:browser -- --seed ${options.seed} --minutes ${options.minutes} --tabs ${options.tabs} --engine ${options.engine}${options.storageKills ? ' --storage-kills' : ''}${options.day ? ' --day' : ''}`;
 }

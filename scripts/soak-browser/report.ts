@@ -6,6 +6,7 @@ import { LEADER_TOLERANCE_MS } from './leader-check.js';
 import type { KillCounts, MomentCounts } from './chaos.js';
 import { verdict } from '../soak/report.js';
 import { browserSoakCommand } from './options.js';
+import { formatDay } from './day-report.js';
 import type { BrowserSoakResult } from './run-browser-soak.js';
 
 /** The report of a run, ready to print. */
@@ -16,7 +17,7 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
   const list = (counts: Partial<Record<string, number>>) => Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ');
   const f = r.faults;
   const lines = [
-    `soak:browser: seed ${r.options.seed}, ${r.options.tabs} tabs, ${r.options.minutes} min in ${r.browserVersion} (${(r.elapsedMs / 1000).toFixed(1)} s with settling)`,
+    `soak:browser${r.options.day ? ' (a day at the register)' : ''}: seed ${r.options.seed}, ${r.options.tabs} tabs, ${r.options.minutes} min in ${r.browserVersion} (${(r.elapsedMs / 1000).toFixed(1)} s with settling)`,
     `operations: ${users.actions + chaos.actions} (tabs' users ${users.actions}: ${list(users.byKind)}; ${users.nothingToDo} found nothing to act on, ${users.interrupted} cut short by a reload or close${users.reloadedByEngine ? ` (${users.reloadedByEngine} by the engine itself)` : ''}${r.options.storageKills ? `, ${users.lost} refused for a lost storage connection (not made; ${r.refusedSaves.stored.length} stored all the same${r.refusedSaves.stored.length ? `: steps ${r.refusedSaves.stored.join(', ')}` : ''})` : ''}; chaos ${chaos.actions}: ${list(chaos.byKind)})`,
     `reloads: ${moments(chaos.reloads)}; closes: ${moments(chaos.closes)}; tabs opened: ${r.tabs.opened} (${chaos.opened} during the run), ${r.tabs.open} open at the end`,
     `network cuts: ${chaos.cuts.proxy} of one tab at its proxy, ${chaos.cuts.offline} with the engine's offline mode, ${chaos.cuts.all} of every tab; frozen: ${chaos.freezes} tabs alone, ${chaos.lids} lids closed (every page process stopped)`,
@@ -28,6 +29,7 @@ export function formatBrowserReport(r: BrowserSoakResult): string {
     `writes checked: ${soak.writes.checked} (${soak.writes.onServer} on the server, ${soak.writes.overwritten} written over by someone who had seen them, ${soak.writes.droppedByConflict} dropped by a conflict resolved for the server, ${soak.writes.deleted} in deleted records, ${soak.writes.writtenBlind} replaced by a push built before them); creates found: ${soak.createsFound}`,
     `lost ${soak.lost}, duplicated ${soak.duplicated}, differing ${count('differs')}, stuck ${count('stuck')}, orphaned creates ${soak.orphaned}, page errors ${count('page-error')}${check.pageErrorsWhileGoing.length ? ` (+${check.pageErrorsWhileGoing.length} from tabs being closed or reloaded, not counted: ${[...new Set(check.pageErrorsWhileGoing.map((e) => e.message))].join('; ')})` : ''}, two leaders ${count('two-leaders')}, collisions ${count('collision')}, unhandled ${count('unhandled')}, failed ${count('failed')}`,
   ];
+  if (r.day) lines.push(...formatDay(r.day));
   lines.push(...verdict(check.violations, `seed ${r.options.seed}; to repeat it: ${browserSoakCommand(r.options)}`, r.trace ? [`trace: ${r.trace}`] : []));
   return `${lines.join('\n')}\n`;
 }

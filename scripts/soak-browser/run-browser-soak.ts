@@ -5,13 +5,16 @@
  * the time is up, every tab's user acting (`users.ts`), the chaos (`chaos.ts`) and the registers
  * selling; then settling (`settle.ts`) and the checks (`browser-checks.ts`). With storage kills,
  * the browser is WebKit driven through its inspector (`launchInspectedWebKit`), whose storage
- * process can be killed without ending the session.
+ * process can be killed without ending the session. A day at the register (`--day`) has the shop's
+ * day (`day-shop.ts`) in place of the chaos, and samples the tabs as it goes (`day-sampler.ts`).
  *
  * Unlike the Node soak, things happen at once here, as in a browser: the tabs act while the
  * leader syncs and the chaos strikes. Writes on the server can therefore meet a push built before
  * them (the service has no conditional write); the proxies see every request, and the checks
  * explain such a replaced write only when no tab had been sent the write before that push.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createAppServer, type AppServer } from '../app-server.js';
 import { launchEngine, type EngineBrowser } from '../engines/index.js';
 import { launchInspectedWebKit } from '../engines/webkit-inspected.js';
@@ -25,6 +28,9 @@ import { BackOffice } from './back-office.js';
 import { replay, type LedgerCall } from './page/recording-ledger.js';
 import { checkBrowserSoak, type BrowserCheckResult, type BrowserSoakState } from './browser-checks.js';
 import { Chaos, type ChaosCounts } from './chaos.js';
+import { DaySampler, heapMeasure } from './day-sampler.js';
+import { summarizeDay, type DaySummary } from './day-series.js';
+import { DayShop } from './day-shop.js';
 import type { BrowserSoakOptions } from './options.js';
 import type { PageSnapshot } from './page/soak-page.js';
 import { startReportServer, type ReportServer } from './report-server.js';
@@ -34,7 +40,7 @@ import { refusedButStored } from './refused-saves.js';
 import { buildSoakSite, type SoakSite } from './site.js';
 import type { PageHangError } from './soak-tab.js';
 import { TabSet } from './tab-set.js';
-import { writeTrace } from './trace.js';
+import { TRACE_DIR, writeTrace } from './trace.js';
 import { Users, type UserCounts } from './users.js';
 
 /** The database every tab's mirror opens (one origin, one profile: they share it). */
@@ -43,6 +49,23 @@ export const SOAK_DB_NAME = 'pos-cloud-mirror-browser-soak';
 const POLL_MS = 2_000;
 /** Sales a second while the plan runs. */
 const SALES_PER_SECOND = 1;
+/** A day at the register: the pages poll as an app would, only more often than the default 30 s. */
+const DAY_POLL_MS = 10_000;
+/** A day at the register: a sale every 6 s, a busy shop's pace. */
+const DAY_SALES_PER_SECOND = 1 / 6;
+/** A day at the register: the users think 20 times as long (3 to 30 s between actions). */
+const DAY_THINK_SCALE = 20;
+
+/** What a day at the register sampled, summed up, and where its series went. */
+export interface DayResult {
+  heapMeasure: string;
+  samples: number;
+  summary: DaySummary;
+  /** Readings that failed (a tab that did not answer). */
+  failures: string[];
+  /** The JSON file of the series. */
+  file: string;
+}
 
 /** What a run did and what the checks found. */
 export interface BrowserSoakResult {
@@ -65,6 +88,8 @@ export interface BrowserSoakResult {
   trace?: string;
   /** What the checks looked at, when asked for (`keepState`). */
   state?: BrowserSoakState;
+  /** A day at the register's series and verdict (`--day`). */
+  day?: DayResult;
 }
 
 /** Options of {@link runBrowserSoak} beyond the command line's. */
@@ -96,28 +121,32 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
       const site = (parts.site = await buildSoakSite());
       const app = (parts.app = await createAppServer({ root: site.root, config: { baseUrl: sim.baseUrl, token: sim.token }, pageErrors: (e) => pageErrors.push(e) }));
       const browser = (parts.browser = options.storageKills ? await launchInspectedWebKit() : await launchEngine(options.engine));
-      const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: POLL_MS, watch, collect: (list) => reports.merge(list), hung }));
+      const tabs = (parts.tabs = new TabSet({ browser, appUrl: app.url, reportsUrl: reports.url, serviceUrl: sim.baseUrl, dbName: SOAK_DB_NAME, pollMs: options.day ? DAY_POLL_MS : POLL_MS, watch, collect: (list) => reports.merge(list), hung }));
 
       // The first tab makes the first sync alone; the others open on a mirror that has data.
       const first = await tabs.add();
+      const sampler = options.day ? new DaySampler(started) : undefined;
+      await sampler?.sample(first, 'start');
       for (let attempt = 0; ; attempt++) {
         const outcome = await first.call<{ error?: string }>('syncNow');
         if (!outcome.error) break;
         if (attempt >= 10) throw new Error(`the first sync failed: ${outcome.error}`);
       }
       while (tabs.open.length < options.tabs) await tabs.add();
+      for (const tab of sampler ? tabs.open : []) await sampler!.sample(tab, 'first-sync');
 
       let step = 0;
       const nextStep = () => ++step;
-      const users = new Users({ seed: options.seed, ledger, nextStep });
-      const chaos = new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab), nextSave: (ms) => users.nextSave(ms) });
+      const users = new Users({ seed: options.seed, ledger, nextStep, ...(options.day ? { thinkScale: DAY_THINK_SCALE } : {}) });
+      const chaos = options.day ? new DayShop({ seed: options.seed, tabs, backOffice, nextStep }) : new Chaos({ options, sim, browser, tabs, backOffice, ledger, nextStep, onTabOpened: (tab) => users.start(tab), nextSave: (ms) => users.nextSave(ms) });
       for (const tab of tabs.open) users.start(tab);
-      backOffice.registers.startSelling(SALES_PER_SECOND);
+      backOffice.registers.startSelling(options.day ? DAY_SALES_PER_SECOND : SALES_PER_SECOND);
       const deadline = started + options.minutes * 60_000;
       const ticker = setInterval(() => {
         hooks.progress?.(`${Math.round((performance.now() - started) / 1000)} s: ${users.counts.actions} actions, ${chaos.counts.actions} chaos, ${tabs.open.length} tabs open, ${sim.requests.count()} requests`);
       }, 10_000);
       const chaosDone = chaos.run(() => performance.now() < deadline);
+      const sampling = sampler?.run(() => tabs.open, () => performance.now() < deadline);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - performance.now())));
       clearInterval(ticker);
 
@@ -128,6 +157,8 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
       sim.setFaults({});
       await users.stop();
       const settled = await settleTabs(tabs, ledger, nextStep);
+      await sampling;
+      for (const tab of sampler ? tabs.open : []) await sampler!.sample(tab, 'end');
       const runEnd = Date.now();
 
       const devices = [];
@@ -180,6 +211,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
               tabs: devices.map((d) => ({ label: d.label, records: d.records })),
             });
       const registers = backOffice.registers.counts;
+      const day = sampler ? await writeDay(options, browser.version, sampler) : undefined;
       return {
         options,
         browserVersion: browser.version,
@@ -205,6 +237,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
         check,
         ...(trace ? { trace } : {}),
         ...(hooks.keepState ? { state } : {}),
+        ...(day ? { day } : {}),
       };
     };
     return await Promise.race([run(), hang]);
@@ -217,6 +250,16 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
     await parts.site?.remove().catch(() => undefined);
     process.off('unhandledRejection', onRejection);
   }
+}
+
+/** Sums up a day at the register's series and writes it, with the summary, as JSON in {@link TRACE_DIR}. */
+async function writeDay(options: BrowserSoakOptions, browserVersion: string, sampler: DaySampler): Promise<DayResult> {
+  const summary = summarizeDay(sampler.samples);
+  const measure = heapMeasure(options.engine);
+  const file = join(TRACE_DIR, `day-${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  await mkdir(TRACE_DIR, { recursive: true });
+  await writeFile(file, JSON.stringify({ options, browserVersion, heapMeasure: measure, summary, failures: sampler.failures, samples: sampler.samples }, null, 1));
+  return { heapMeasure: measure, samples: sampler.samples.length, summary, failures: sampler.failures, file };
 }
 
 /** Whether an edit's intended note (`wrote`) was committed: a POST carried every value it wrote. */

@@ -40,6 +40,11 @@ export interface UsersOptions {
   ledger: Ledger;
   /** The next step of the run (every value written is unique by its step). */
   nextStep(): number;
+  /**
+   * Think times are multiplied by this: a day at the register's users act now and then.
+   * @default 1
+   */
+  thinkScale?: number;
 }
 
 /** Every tab's user. */
@@ -92,7 +97,7 @@ export class Users {
       while (this.active && tab.alive && (tab.frozen || tab.session === undefined)) await this.pause(100);
       if (!this.active || !tab.alive) break;
       await this.perform(tab, action);
-      await this.pause(action.thinkMs);
+      await this.pause(action.thinkMs * (this.options.thinkScale ?? 1));
     }
   }
 

@@ -224,3 +224,25 @@ export async function diagnose(): Promise<Record<string, unknown>> {
       .map(([name]) => name),
   };
 }
+
+/** What a day at the register samples in a tab (`day-sampler.ts`): the storage estimate, rows per table, the sync counts. */
+export interface PageFootprint {
+  /** `navigator.storage.estimate().usage`, null where the engine gives none. */
+  usage: number | null;
+  tables: Record<string, number>;
+  outbox: number;
+  rejected: number;
+  conflicts: number;
+  quarantined: number;
+}
+
+/** This tab's {@link PageFootprint}. */
+export async function footprint(): Promise<PageFootprint> {
+  await ready;
+  const m = opened();
+  const estimate = await navigator.storage?.estimate?.().catch(() => undefined);
+  const tables: Record<string, number> = {};
+  for (const table of m.db.tables) tables[table.name] = await table.count();
+  const s = m.status.value;
+  return { usage: typeof estimate?.usage === 'number' ? estimate.usage : null, tables, outbox: s.pendingPushes, rejected: s.rejected, conflicts: s.conflicts, quarantined: s.quarantined };
+}
