@@ -53,7 +53,7 @@ export interface MirrorOptions<G extends string = string> {
    * complete, and `whenSynced(name)` waits for it. Every collection the mirror keeps (see
    * `collections`) belongs to exactly one group, else a `ValidationError` names it; a group may
    * name collections the mirror does not keep (they are skipped). Pushes keep their own order,
-   * parents first, whatever this says. @default DEFAULT_SYNC_GROUPS: reference, catalogue, history
+   * parents first, whatever this says. @default DEFAULT_SYNC_GROUPS: reference, catalogue, recent (the orders and items of the last day), history
    */
   syncGroups?: readonly SyncGroup<G>[];
   /** Also mirror the category tree. @default true */

@@ -5,12 +5,15 @@ import { createPuller, type CollectionProgress } from '../pull/index.js';
 import { createPusher, type BatchLimits } from '../push/index.js';
 import type { SyncClient } from '../sync-client.js';
 import { createSyncCycle, type SyncCycle } from './sync-cycle.js';
+import type { PullStep } from './sync-groups.js';
 
 /** A mirror's settings of the cycle, every default already applied (the mirror's options resolved). */
 export interface CycleSettings {
   db: MirrorDb;
   client: SyncClient;
   collections: readonly CollectionName[];
+  /** The pulls of a full run, in order (see `pullSteps`). */
+  steps?: readonly PullStep[];
   now: () => number;
   pageLimit: number;
   /** The most pages of a pull written in one transaction. */
@@ -51,6 +54,7 @@ export function createConfiguredCycle(settings: CycleSettings, hooks: CycleHooks
     puller,
     pusher,
     collections: settings.collections,
+    ...(settings.steps ? { steps: settings.steps } : {}),
     categories: settings.categories,
     pageLimit,
     skewMarginMs,
