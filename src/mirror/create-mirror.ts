@@ -74,6 +74,7 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     client,
     collections,
     steps: pullSteps(options.syncGroups, mirroredCollections(options.collections)),
+    historyWindow: options.historyWindow,
     now: () => env.now(),
     pageLimit: options.pageLimit,
     pagesPerTransaction: options.pagesPerTransaction,

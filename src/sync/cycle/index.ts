@@ -25,6 +25,8 @@ export { pullIsolated } from './isolated-pulls.js';
 export type { ProgressEstimate } from './progress-estimate.js';
 export { createProgressTracker, withCollection, type ProgressSink, type ProgressTracker, type ProgressTrackerOptions } from './progress-tracker.js';
 export type { SyncCycle } from './sync-cycle.js';
+export { WINDOWED_COLLECTIONS, windowEdgeOf, type HistoryWindow, type WindowedCollection } from './history-window.js';
+export { PRUNE_INTERVAL_MS, pruneHistory } from './prune-history.js';
 export { DEFAULT_SYNC_GROUPS, groupStatuses, orderByGroups, pullSteps, type DefaultSyncGroupName, type PullStep, type SyncGroup, type SyncGroupStatus } from './sync-groups.js';
 export { emptySyncReport, type SyncReport } from './sync-report.js';
 export { initialProgress, type CollectionSyncProgress, type SyncProgress } from './sync-progress.js';

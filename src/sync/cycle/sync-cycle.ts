@@ -9,6 +9,8 @@ import { requeueCreates } from '../outbox/index.js';
 import { emptySyncReport, type SyncReport } from './sync-report.js';
 import { DAY_MS } from '../pull/edge.js';
 import type { PullStep } from './sync-groups.js';
+import { windowEdgeOf, type HistoryWindow } from './history-window.js';
+import { pruneHistory } from './prune-history.js';
 
 /** What a sync cycle works with. */
 export interface SyncCycleOptions {
@@ -27,6 +29,8 @@ export interface SyncCycleOptions {
   categories: boolean;
   pageLimit: number;
   skewMarginMs: number;
+  /** The history window: days kept per history collection (see `HistoryWindow`). @default unbounded */
+  historyWindow?: HistoryWindow | undefined;
   /** How often a reconcile sweep is due (ms); 0 never. */
   reconcileIntervalMs: number;
   now: () => number;
@@ -67,7 +71,8 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
   const { db, client, puller, pusher, now } = options;
 
   async function reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport> {
-    const report = await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal });
+    const windowEdge = windowEdgeOf(options.historyWindow, collection, now());
+    const report = await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal, windowEdge });
     // The sweep saw the server's whole list: a local create it lacks and no entry sends was never sent.
     await requeueCreates(db, report.neverSent.map((id) => ({ collection, id })), now());
     return report;
@@ -128,6 +133,12 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       if (pulled.length === 0 && firstFailure) throw firstFailure.error;
       if (!only && options.categories) {
         await pullIsolated(['categories'], async () => void (report.categories = await pullCategories(db, client, signal, now)), isolation);
+      }
+      // Records that fell out of the history window go, at most hourly (see `pruneHistory`), before
+      // the push: one that fails (offline) does not hold them, and those with edits stay anyway.
+      for (const collection of pulled) {
+        const edge = windowEdgeOf(options.historyWindow, collection, now());
+        if (edge !== undefined) await pruneHistory(db, collection, edge);
       }
       // Only collections pulled in this run are pushed: the check for conflicts needs the server's latest state.
       report.push = await pushAndReadBack(pulled, signal, report);
