@@ -168,5 +168,5 @@ export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './db/mirror-database.js';
 export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
 export type { SyncStatus, SyncPhase, SyncProgress, CollectionSyncProgress, StorageQuota } from './mirror/status.js';
-export { DEFAULT_SYNC_GROUPS, type DefaultSyncGroupName, type ProgressEstimate, type SyncGroup, type SyncGroupStatus, type SyncReport } from './sync/cycle/index.js';
+export { DEFAULT_SYNC_GROUPS, WINDOWED_COLLECTIONS, type DefaultSyncGroupName, type HistoryWindow, type ProgressEstimate, type SyncGroup, type SyncGroupStatus, type SyncReport, type WindowedCollection } from './sync/cycle/index.js';
 export type { LeftReason, StrandedCopy, TakeOverReport } from './sync/copies/index.js';

@@ -29,6 +29,18 @@ export interface CheckpointRow {
   initialDone: boolean;
   /** When the last reconcile sweep completed (local ms). */
   reconciledAt?: number | undefined;
+  /**
+   * The time (ms) of the edge a bounded first traversal paused at (a sync group with `days`): every
+   * record created since is in, and the traversal's cursor (`backwardCursor`) waits for a later
+   * pull to continue it, older records first. Set once: the group's first sync is done.
+   */
+  pausedAt?: number | undefined;
+  /**
+   * The time (ms) from which the collection is complete under a history window: the edge its first
+   * traversal stopped at, moved later by each pruning. Records created before it are not kept
+   * (except those with an edit not yet acknowledged or a conflict). Absent without a window.
+   */
+  historyEdge?: number | undefined;
 }
 
 /** A saved position inside a traversal (see {@link CheckpointRow}). */

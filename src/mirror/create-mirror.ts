@@ -3,7 +3,7 @@ import { announceOutboxGrew, assertCollection, listOutbox } from '../sync/outbox
 import type { CollectionName } from '../schema/collections.js';
 import { createSyncController, type SyncController } from '../sync/controller/index.js';
 import { defaultEnvironment, leaderLockName, type SyncEnvironment } from '../sync/coordination/index.js';
-import { createConfiguredCycle, createProgressTracker, describeError, orderByGroups, probesPerTraversal, type DefaultSyncGroupName } from '../sync/cycle/index.js';
+import { createConfiguredCycle, createProgressTracker, describeError, orderByGroups, probesPerTraversal, pullSteps, type DefaultSyncGroupName } from '../sync/cycle/index.js';
 import { HYDRATIONS, ingestRecords, type CollectionProgress } from '../sync/pull/index.js';
 import type { SyncClient } from '../sync/index.js';
 import { createClient } from '../client/index.js';
@@ -75,6 +75,8 @@ function assembleMirror(options: ResolvedMirrorOptions): MirrorParts {
     db,
     client,
     collections,
+    steps: pullSteps(options.syncGroups, mirroredCollections(options.collections)),
+    historyWindow: options.historyWindow,
     now: () => env.now(),
     pageLimit: options.pageLimit,
     pagesPerTransaction: options.pagesPerTransaction,

@@ -13,7 +13,7 @@ import type { RecordSyncState } from './record-sync-state.js';
 
 /**
  * The facade an app holds: an offline copy of the service that syncs itself. `G` is the names of
- * its sync groups (see the option `syncGroups`; by default `'reference' | 'catalogue' | 'history'`).
+ * its sync groups (see the option `syncGroups`; by default `'reference' | 'catalogue' | 'recent' | 'history'`).
  */
 export interface Mirror<G extends string = string> {
   /**

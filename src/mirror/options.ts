@@ -12,7 +12,8 @@ import { LATEST_ORDERS_INTERVAL_MS } from '../sync/latest-orders/index.js';
 import { PULL_DEFAULTS } from '../sync/pull/index.js';
 import { BATCH_DEFAULTS, batchOption, conflictOption, DEFAULT_CONFLICT, type BatchLimits, type ConflictOption } from '../sync/push/index.js';
 import type { SyncClient } from '../sync/index.js';
-import { DEFAULT_SYNC_GROUPS, type SyncGroup } from '../sync/cycle/index.js';
+import { DEFAULT_SYNC_GROUPS, type HistoryWindow, type SyncGroup } from '../sync/cycle/index.js';
+import { historyWindowOption } from './history-window-option.js';
 import { syncGroupsCoverage, syncGroupsOption } from './sync-groups-option.js';
 
 /**
@@ -53,9 +54,21 @@ export interface MirrorOptions<G extends string = string> {
    * complete, and `whenSynced(name)` waits for it. Every collection the mirror keeps (see
    * `collections`) belongs to exactly one group, else a `ValidationError` names it; a group may
    * name collections the mirror does not keep (they are skipped). Pushes keep their own order,
-   * parents first, whatever this says. @default DEFAULT_SYNC_GROUPS: reference, catalogue, history
+   * parents first, whatever this says. @default DEFAULT_SYNC_GROUPS: reference, catalogue, recent (the orders and items of the last day), history
    */
   syncGroups?: readonly SyncGroup<G>[];
+  /**
+   * The history window: per history collection, how many days back the mirror keeps its records
+   * (`{ orders: 30, stock_history: 7 }`; `orders` bounds `order_details` too). A first sync stops
+   * each bounded traversal at the window's edge; deltas keep no record created before it (unless
+   * the mirror still holds a copy, or an edit of it waits); records that fall out of it are pruned
+   * at the end of a run, at most hourly, never one with an edit not yet acknowledged or a
+   * conflict, and edits of records outside it are still pushed. `status.historyEdge` says where
+   * each collection is complete from. Older history is the service's order history report
+   * (`POST /reports/generic/order_history`). Enlarging or removing a window later needs a
+   * `resync()` of the collection to fetch the older records. @default unbounded (the whole history)
+   */
+  historyWindow?: HistoryWindow;
   /** Also mirror the category tree. @default true */
   categories?: boolean;
   /** Delay between delta syncs (ms). @default 30_000 */
@@ -157,6 +170,7 @@ const mirrorOptionShape = {
     })
     .default(() => [...COLLECTIONS]),
   syncGroups: syncGroupsOption,
+  historyWindow: historyWindowOption,
   categories: z.boolean({ error: 'must be true or false' }).default(MIRROR_DEFAULTS.categories),
   // A delay that ends up in a timer: 0 is allowed where it means "at once".
   pollIntervalMs: delayMs.default(MIRROR_DEFAULTS.pollIntervalMs),

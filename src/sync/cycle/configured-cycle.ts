@@ -5,12 +5,18 @@ import { createPuller, type CollectionProgress } from '../pull/index.js';
 import { createPusher, type BatchLimits } from '../push/index.js';
 import type { SyncClient } from '../sync-client.js';
 import { createSyncCycle, type SyncCycle } from './sync-cycle.js';
+import type { PullStep } from './sync-groups.js';
+import { windowEdgeOf, type HistoryWindow } from './history-window.js';
 
 /** A mirror's settings of the cycle, every default already applied (the mirror's options resolved). */
 export interface CycleSettings {
   db: MirrorDb;
   client: SyncClient;
   collections: readonly CollectionName[];
+  /** The history window (see `HistoryWindow`). */
+  historyWindow?: HistoryWindow | undefined;
+  /** The pulls of a full run, in order (see `pullSteps`). */
+  steps?: readonly PullStep[];
   now: () => number;
   pageLimit: number;
   /** The most pages of a pull written in one transaction. */
@@ -35,7 +41,17 @@ export interface CycleHooks {
 /** Creates the {@link SyncCycle} of a mirror: its puller and pusher, configured, and the hooks of the runs' owner. */
 export function createConfiguredCycle(settings: CycleSettings, hooks: CycleHooks): SyncCycle {
   const { db, client, now, pageLimit, skewMarginMs } = settings;
-  const puller = createPuller({ db, client, pageLimit, pagesPerTransaction: settings.pagesPerTransaction, skewMarginMs, now, onProgress: settings.onProgress });
+  const { historyWindow } = settings;
+  const puller = createPuller({
+    db,
+    client,
+    pageLimit,
+    pagesPerTransaction: settings.pagesPerTransaction,
+    skewMarginMs,
+    now,
+    onProgress: settings.onProgress,
+    windowEdge: (collection) => windowEdgeOf(historyWindow, collection, now()),
+  });
   const pusher = createPusher({
     db,
     client,
@@ -51,6 +67,8 @@ export function createConfiguredCycle(settings: CycleSettings, hooks: CycleHooks
     puller,
     pusher,
     collections: settings.collections,
+    ...(settings.steps ? { steps: settings.steps } : {}),
+    historyWindow,
     categories: settings.categories,
     pageLimit,
     skewMarginMs,

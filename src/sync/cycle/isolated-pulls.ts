@@ -24,12 +24,13 @@ export interface IsolatedPullsOptions {
  * - a failure of the collection alone (see `pullFailureScope`) is reported and the others go on;
  * - a failure that is not about one collection (auth, network, rate limit, storage, abort, a bug)
  *   stops here, thrown.
- * `pull` is told the name it will be asked next (so it can read ahead), if any.
+ * `pull` is told the name it will be asked next (so it can read ahead), if any, and the index of
+ * its name in `names` (a name may be there twice: a collection pulled bounded, then whole).
  * Resolves with the names whose pull succeeded, and the first failure of a collection alone.
  */
 export async function pullIsolated<N extends ListName>(
   names: readonly N[],
-  pull: (name: N, next: N | undefined) => Promise<void>,
+  pull: (name: N, next: N | undefined, index: number) => Promise<void>,
   options: IsolatedPullsOptions,
 ): Promise<{ pulled: N[]; firstFailure: { error: unknown } | undefined }> {
   const { db, now, report } = options;
@@ -47,7 +48,7 @@ export async function pullIsolated<N extends ListName>(
       continue;
     }
     try {
-      await pull(name, names.slice(index + 1).find((n) => !skipped(n)));
+      await pull(name, names.slice(index + 1).find((n) => !skipped(n)), index);
     } catch (error) {
       const scope = pullFailureScope(error);
       if (scope === 'run') throw error;

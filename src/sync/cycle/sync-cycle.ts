@@ -7,6 +7,10 @@ import { pullIsolated } from './isolated-pulls.js';
 import { checkOrphanedCreates } from './orphan-check.js';
 import { requeueCreates } from '../outbox/index.js';
 import { emptySyncReport, type SyncReport } from './sync-report.js';
+import { DAY_MS } from '../pull/edge.js';
+import type { PullStep } from './sync-groups.js';
+import { windowEdgeOf, type HistoryWindow } from './history-window.js';
+import { pruneHistory } from './prune-history.js';
 
 /** What a sync cycle works with. */
 export interface SyncCycleOptions {
@@ -16,10 +20,17 @@ export interface SyncCycleOptions {
   pusher: Pusher;
   /** The collections the mirror keeps. */
   collections: readonly CollectionName[];
+  /**
+   * The pulls of a full run, in order (see `pullSteps`): a collection of a sync group with `days`
+   * is pulled first bounded to those days, then whole in its later group. @default each of `collections` once, whole
+   */
+  steps?: readonly PullStep[];
   /** Pull the category tree on full runs. */
   categories: boolean;
   pageLimit: number;
   skewMarginMs: number;
+  /** The history window: days kept per history collection (see `HistoryWindow`). @default unbounded */
+  historyWindow?: HistoryWindow | undefined;
   /** How often a reconcile sweep is due (ms); 0 never. */
   reconcileIntervalMs: number;
   now: () => number;
@@ -60,7 +71,8 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
   const { db, client, puller, pusher, now } = options;
 
   async function reconcile(collection: CollectionName, signal: AbortSignal): Promise<ReconcileReport> {
-    const report = await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal });
+    const windowEdge = windowEdgeOf(options.historyWindow, collection, now());
+    const report = await reconcileCollection(collection, { db, client, pageLimit: options.pageLimit, skewMarginMs: options.skewMarginMs, now, signal, windowEdge });
     // The sweep saw the server's whole list: a local create it lacks and no entry sends was never sent.
     await requeueCreates(db, report.neverSent.map((id) => ({ collection, id })), now());
     return report;
@@ -104,12 +116,29 @@ export function createSyncCycle(options: SyncCycleOptions): SyncCycle {
       options.onStart(rows.some((r) => !r?.initialDone));
       const report = emptySyncReport(true, startedAt, collections);
       const isolation = { db, now, reconcileIntervalMs: options.reconcileIntervalMs, explicit: only !== undefined, report };
+      const steps: readonly PullStep[] = (only ? undefined : options.steps) ?? collections.map((collection) => ({ collection }));
+      // A collection pulled to the end once in this run is not pulled again by a later step.
+      const complete = new Set<CollectionName>();
       // Each pull asks the first page of the next collection while its last page is written.
-      const { pulled, firstFailure } = await pullIsolated(collections, async (c, next) => void report.pulls.push(await puller.pull(c, signal, { next })), isolation);
+      const isolated = await pullIsolated(steps.map((step) => step.collection), async (c, next, index) => {
+        const { days } = steps[index]!;
+        if (complete.has(c)) return;
+        const pulledNow = await puller.pull(c, signal, { next, ...(days === undefined ? {} : { pauseAt: now() - days * DAY_MS }) });
+        report.pulls.push(pulledNow);
+        if (!pulledNow.paused) complete.add(c);
+      }, isolation);
+      const pulled = [...new Set(isolated.pulled)];
+      const { firstFailure } = isolated;
       // Every collection asked failed on its own: the service itself is failing, and the run says so.
       if (pulled.length === 0 && firstFailure) throw firstFailure.error;
       if (!only && options.categories) {
         await pullIsolated(['categories'], async () => void (report.categories = await pullCategories(db, client, signal, now)), isolation);
+      }
+      // Records that fell out of the history window go, at most hourly (see `pruneHistory`), before
+      // the push: one that fails (offline) does not hold them, and those with edits stay anyway.
+      for (const collection of pulled) {
+        const edge = windowEdgeOf(options.historyWindow, collection, now());
+        if (edge !== undefined) await pruneHistory(db, collection, edge);
       }
       // Only collections pulled in this run are pushed: the check for conflicts needs the server's latest state.
       report.push = await pushAndReadBack(pulled, signal, report);

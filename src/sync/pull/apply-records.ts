@@ -10,6 +10,8 @@ import type { CollectionName } from '../../schema/collections.js';
 import { HYDRATIONS, splitHydrations } from './hydrations.js';
 import { releaseFromQuarantine } from './quarantine.js';
 import { overlay } from '../records/fields.js';
+import type { Id } from '../../ids/id.js';
+import { isBeforeEdge } from './edge.js';
 
 /** What applying a batch of server records did. */
 export interface ApplyResult {
@@ -64,7 +66,7 @@ export async function applyServerRecords(
   if (incoming.length === 0) return { written: 0, skipped: 0, deferred: 0, maxV: 0 };
   const groups = splitIntoGroups(collection, incoming, options.contiguous === true);
   const states = await Promise.all(groups.map((group) => readLocalState(db, group)));
-  const plans = groups.map((group, i) => planWrites(group, states[i]!));
+  const plans = groups.map((group, i) => planWrites(group, states[i]!, options.outside));
   // Each record is copied for the database on this thread as its write is sent: the writes are cut
   // into pieces, one table's after the other's, that give the page's UI its turns in between.
   const slicer = options.slicer ?? createTimeSlicer();
@@ -142,7 +144,7 @@ async function readLocalState(db: MirrorDb, group: Group): Promise<LocalState> {
 }
 
 /** Decides, record by record, what a group writes (the rules of {@link applyServerRecords}). */
-function planWrites(group: Group, state: LocalState): Plan {
+function planWrites(group: Group, state: LocalState, outside: Id | undefined): Plan {
   const plan: Plan = { toPut: [], toUpdate: [], taken: [], counts: { written: 0, skipped: 0, deferred: 0 } };
   group.records.forEach((record, i) => {
     const local = state.locals[i];
@@ -160,7 +162,7 @@ function planWrites(group: Group, state: LocalState): Plan {
       plan.counts.deferred++;
       return;
     }
-    if (local && record._v <= local._v) {
+    if ((local && record._v <= local._v) || (!local && outside !== undefined && isBeforeEdge(record, outside))) {
       plan.counts.skipped++;
       return;
     }
@@ -194,6 +196,12 @@ export interface ApplyOptions {
    * with their own clock. @default a slicer of `SLICE_BUDGET_MS` on `performance.now`
    */
   slicer?: TimeSlicer;
+  /**
+   * The history window's id edge (see `edgeOf`): a record created before it is written only over
+   * a copy the mirror still holds (until pruning takes it) or where an edit of it waits; any other
+   * is skipped, never kept.
+   */
+  outside?: Id;
 }
 
 /** The outbox entries of the records `ids` of `collection`, in any state, by record id. */

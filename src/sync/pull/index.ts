@@ -16,4 +16,5 @@ export type { CollectionProgress, PullReport } from './pull-report.js';
 export { PULL_DEFAULTS } from './pull-defaults.js';
 export { quarantineRows } from './quarantine.js';
 export { reconcileCollection, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
-export { savedCursor } from './traversal-direction.js';
+export { NEWEST_FIRST, savedCursor } from './traversal-direction.js';
+export { DAY_MS, edgeOf } from './edge.js';

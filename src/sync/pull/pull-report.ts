@@ -42,6 +42,11 @@ export interface PullReport {
    */
   mostlyRefused: boolean;
   checkpoint: number;
+  /**
+   * True when the pull's first traversal paused at the edge of `PullOptions.pauseAt` (a sync group
+   * with `days`): it is not complete, and a later pull continues it.
+   */
+  paused?: boolean;
 }
 
 /** The report of a pull that has done nothing yet, from `checkpoint`. */

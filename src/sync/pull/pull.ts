@@ -12,6 +12,8 @@ import { combineReports, startReport, tallyPages, type CollectionProgress, type 
 import { createReadAhead } from './read-ahead.js';
 import { resumedDirection, savedCursor, traversalDirection, withCursor, type TraversalDirection } from './traversal-direction.js';
 import { inTransaction } from '../../db/in-transaction.js';
+import { compareIds } from '../../ids/id.js';
+import { cutAtEdge, edgeOf, isBeforeEdge } from './edge.js';
 
 /** Options of {@link createPuller}. */
 export interface PullerOptions {
@@ -37,6 +39,13 @@ export interface PullerOptions {
   now?: () => number;
   /** Called after every transaction of applied pages. */
   onProgress?: (collection: CollectionName, progress: CollectionProgress) => void;
+  /**
+   * The history window: the time (ms) before which `collection` keeps no record now, or
+   * `undefined` when it keeps all. A first (backward) traversal stops at that time's id edge
+   * (see `edgeOf`) and is complete there; a delta keeps a record created before it only where the
+   * mirror still holds a copy or an edit of it. @default every collection unbounded
+   */
+  windowEdge?: (collection: CollectionName) => number | undefined;
 }
 
 /** Options of one {@link Puller.pull}. */
@@ -49,6 +58,16 @@ export interface PullOptions {
    * (else it is dropped and asked again). Any other pull or reset, or `signal` aborting, cancels it.
    */
   next?: CollectionName | undefined;
+  /**
+   * A bounded first sync (a sync group with `days`): a time (ms). A backward first traversal
+   * stops at this time's id edge (see `edgeOf`): the records of a page created before it are not
+   * written, and the traversal pauses with its cursor at the last record written, the row's
+   * `pausedAt` set. The next pull of the collection without `pauseAt` continues it, older records
+   * first, from its original start: the checkpoint rule is unchanged, and what changed meanwhile
+   * comes with the delta that follows. A traversal already below the edge is not asked again. No
+   * effect on a delta, nor where the history window's edge is later (the window completes it).
+   */
+  pauseAt?: number | undefined;
 }
 
 /** Pulls deltas of collections into the mirror (docs/design.md, decision 3). */
@@ -77,18 +96,23 @@ export function createPuller(options: PullerOptions): Puller {
   const ahead = createReadAhead(client, now, traversalQuery);
 
   async function pull(collection: CollectionName, signal?: AbortSignal, pullOptions: PullOptions = {}): Promise<PullReport> {
-    const first = await traverseOnce(collection, signal, pullOptions.next);
-    if (!first.resumed) return first.report;
+    const first = await traverseOnce(collection, signal, pullOptions.next, pullOptions.pauseAt);
+    if (!first.resumed || first.report.paused) return first.report;
     // The resumed traversal read the records below its cursor before it was interrupted, maybe
     // long ago (a failed request, a revoked token, an app closed mid-pull). The next checkpoint
     // is at most its original start minus the margin, so one more traversal reads every record
     // changed since.
-    const second = await traverseOnce(collection, signal, pullOptions.next);
+    const second = await traverseOnce(collection, signal, pullOptions.next, undefined);
     return combineReports(first.report, second.report);
   }
 
   /** One traversal: the interrupted one when a cursor is saved (`resumed`), else a new one from the checkpoint. */
-  async function traverseOnce(collection: CollectionName, signal: AbortSignal | undefined, next: CollectionName | undefined): Promise<{ report: PullReport; resumed: boolean }> {
+  async function traverseOnce(
+    collection: CollectionName,
+    signal: AbortSignal | undefined,
+    next: CollectionName | undefined,
+    pauseAt: number | undefined,
+  ): Promise<{ report: PullReport; resumed: boolean }> {
     const [saved, savedNext] = await db._sync_checkpoints.bulkGet(next ? [collection, next] : [collection]);
     const row: CheckpointRow = saved ?? freshRow(collection);
     const early = await ahead.take(collection, row);
@@ -105,21 +129,44 @@ export function createPuller(options: PullerOptions): Puller {
     const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, direction, ...(cursor ? { resumedAt: cursor.records } : {}) };
     const elapsed = early?.elapsed ?? startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
+    const { stopAt, pauses, outside, window } = edgesOf(collection, direction, versionStart, pauseAt);
+    if (pauses && cursor !== undefined && (pausedAtOrAfter(row, pauseAt!) || (cursor.idStart !== undefined && isBeforeEdge({ id: cursor.idStart }, stopAt!)))) {
+      // Paused at or past this edge already (an earlier run): the pages left are all older.
+      await early?.traversal.cancel();
+      report.paused = true;
+      return { report, resumed };
+    }
+    // Set by the pages' writes: the traversal stopped at its edge.
+    const edge = { reached: false };
 
     await traverseInGroups(client, collection, early?.traversal ?? traversalQuery(collection, row), signal, pagesPerTransaction, async (pages: PageLike[]) => {
-      const last = pages[pages.length - 1]!;
-      if (last.done && readAheadOf) ahead.start(readAheadOf.collection, readAheadOf.row, signal);
       const startedAt = cursor?.startedAt ?? traversalStart(pages[0]!, row.checkpoint, elapsed());
       const base: TraversalCursor = cursor ?? { versionStart, idStart: undefined, startedAt, maxV: 0, records: 0, direction };
       // Refused records are quarantined; a parent refused only for a bad hydrated child is applied without it.
-      const refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
-      const pageRecords = pages.map((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
+      let refusals = pages.map((page) => refusalsOfPage(collection, page.rejected, now));
+      let pageRecords = pages.map((page, i) => (refusals[i]!.rescued.length > 0 ? [...page, ...refusals[i]!.rescued] : page));
+      let idStart = pages[pages.length - 1]!.cursor ?? base.idStart;
+      if (stopAt !== undefined) {
+        // Records created before the edge are not written, and the pages after it not read: the
+        // traversal ends here, its cursor after the last record written (so a continuation reads
+        // the rest of this page again, and nothing is skipped).
+        const cut = cutAtEdge(pageRecords, stopAt);
+        if (cut.reached) {
+          edge.reached = true;
+          pages = pages.slice(0, cut.kept.length);
+          refusals = refusals.slice(0, cut.kept.length);
+          pageRecords = cut.kept;
+          idStart = lowestId(cut.kept) ?? base.idStart;
+        }
+      }
+      const last = pages[pages.length - 1]!;
+      if (last.done && !edge.reached && readAheadOf) ahead.start(readAheadOf.collection, readAheadOf.row, signal);
       const next: TraversalCursor = {
         versionStart,
-        idStart: last.cursor ?? base.idStart,
+        idStart,
         startedAt: base.startedAt,
         maxV: Math.max(base.maxV, ...pageRecords.map(highestVersion)),
-        records: base.records + pages.reduce((n, page) => n + page.length, 0),
+        records: base.records + pageRecords.reduce((n, page) => n + page.length, 0),
         direction,
       };
       const written = await inTransaction(db, 'rw', tables, async (db) => {
@@ -134,9 +181,9 @@ export function createPuller(options: PullerOptions): Puller {
           const [result] = await writesTogether([
             // Without a version filter the pages are every record of their id range (in either
             // direction: the range is the page's lowest to highest id).
-            applyServerRecords(db, collection, records, { contiguous: versionStart === 0 }),
+            applyServerRecords(db, collection, records, { contiguous: versionStart === 0, ...(outside ? { outside } : {}) }),
             holdInQuarantine(db, refusals[i]!.rows),
-            i === pageRecords.length - 1 ? db._sync_checkpoints.put(withCursor(row, next)) : undefined,
+            i === pageRecords.length - 1 ? db._sync_checkpoints.put(withCursor(edge.reached && pauses ? { ...row, pausedAt: pauseAt } : row, next)) : undefined,
           ]);
           count += result.written + result.deferred;
         }
@@ -148,7 +195,15 @@ export function createPuller(options: PullerOptions): Puller {
       progress.records = next.records;
       progress.position = next.idStart;
       options.onProgress?.(collection, { ...progress });
+      return edge.reached ? 'stop' : undefined;
     });
+
+    if (edge.reached && pauses) {
+      // Paused, not complete: the cursor stays, the checkpoint does not move.
+      report.paused = true;
+      options.onProgress?.(collection, { ...progress, done: true });
+      return { report, resumed };
+    }
 
     // Only a completed traversal moves the checkpoint; a cancelled one keeps its cursor.
     const finished = cursor;
@@ -158,6 +213,8 @@ export function createPuller(options: PullerOptions): Puller {
       checkpoint,
       lastSyncAt: now(),
       initialDone: row.initialDone || versionStart === 0,
+      // A first traversal that stopped at the window's edge holds everything created since.
+      ...(versionStart === 0 && window !== undefined ? { historyEdge: window } : {}),
     });
     report.checkpoint = checkpoint;
     // A resumed traversal is followed by another one: the pull is not done yet.
@@ -176,7 +233,32 @@ export function createPuller(options: PullerOptions): Puller {
     return { direction: directionOf(collection, row), versionStart: cursor?.versionStart ?? row.checkpoint, limit: pageLimitFor(collection, pageLimit), ...(cursor?.idStart ? { idStart: cursor.idStart } : {}) };
   }
 
+  /**
+   * The edges of a traversal: where a backward first one stops (`stopAt`, the later of the pause
+   * and the window's edge), whether stopping there pauses it (`pauses`: the pause is the later),
+   * and the window's edge, before which records are kept only where a copy or an edit is.
+   */
+  function edgesOf(collection: CollectionName, direction: TraversalDirection, versionStart: number, pauseAt: number | undefined): { stopAt: string | undefined; pauses: boolean; outside: string | undefined; window: number | undefined } {
+    const window = options.windowEdge?.(collection);
+    const outside = window === undefined ? undefined : edgeOf(window);
+    if (direction !== 'backward' || versionStart !== 0) return { stopAt: undefined, pauses: false, outside, window };
+    const pauses = pauseAt !== undefined && (window === undefined || pauseAt > window);
+    return { stopAt: pauses ? edgeOf(pauseAt) : outside, pauses, outside, window };
+  }
+
   return { pull, reset };
+}
+
+/** True when the traversal of `row` paused at an edge no later than `time` (the records from there on are in). */
+function pausedAtOrAfter(row: CheckpointRow, time: number): boolean {
+  return row.pausedAt !== undefined && row.pausedAt <= time;
+}
+
+/** The lowest id of `pages`' records: where a backward traversal stands after them. */
+function lowestId(pages: readonly (readonly { id: string }[])[]): string | undefined {
+  let lowest: string | undefined;
+  for (const page of pages) for (const { id } of page) if (lowest === undefined || compareIds(id, lowest) < 0) lowest = id;
+  return lowest;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { StoredRecord } from '../../db/sync-rows.js';
 import { compareIds, type Id } from '../../ids/id.js';
 import type { CollectionName } from '../../schema/collections.js';
 import { applyServerRecords, applyTables } from './apply-records.js';
+import { edgeOf } from './edge.js';
 import { nextCheckpoint, startStopwatch, traversalStart } from './checkpoint.js';
 import { dropFromQuarantine, holdInQuarantine, idOfRaw, refusalsOfPage } from './quarantine.js';
 import type { SyncClient } from '../sync-client.js';
@@ -44,6 +45,11 @@ export interface ReconcileOptions {
   now?: () => number;
   signal?: AbortSignal;
   onPage?: (records: number) => void;
+  /**
+   * The history window's edge of the collection (a time, ms): a server record created before it
+   * that the mirror does not hold is not added (see `ApplyOptions.outside`). @default unbounded
+   */
+  windowEdge?: number | undefined;
 }
 
 /**
@@ -98,7 +104,7 @@ export async function reconcileCollection(collection: CollectionName, options: R
     const refused = refusalsOfPage(collection, page.rejected, now);
     const records = refused.rescued.length > 0 ? [...page, ...refused.rescued] : page;
     await inTransaction(db, 'rw', tables, async (db) => {
-      const applied = await applyServerRecords(db, collection, records, { contiguous: true });
+      const applied = await applyServerRecords(db, collection, records, { contiguous: true, ...(options.windowEdge === undefined ? {} : { outside: edgeOf(options.windowEdge) }) });
       report.repaired += applied.written;
       maxV = Math.max(maxV, applied.maxV);
       if (vanished.length > 0) {

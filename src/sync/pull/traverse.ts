@@ -56,7 +56,9 @@ export async function traverse(
 /**
  * Walks every page of a traversal as {@link traverse} does, but hands `onPages` every page
  * that arrived while the previous call ran, in order, up to `pagesPerCall` at a time (at least
- * one: it never waits for more than the next page). Pages keep being fetched while `onPages`
+ * one: it never waits for more than the next page). `onPages` may end the walk early by resolving
+ * with `'stop'` (a backward traversal that reached its edge): the requests ahead are cancelled and
+ * the walk resolves. Pages keep being fetched while `onPages`
  * runs, until `pagesPerCall` wait: so at most twice `pagesPerCall` pages are in memory, and when
  * the network is slower than the writes, each call gets one page as soon as it comes. A request
  * that fails is raised once the pages that came before it were handed on. If `onPages` throws,
@@ -68,7 +70,7 @@ export async function traverseInGroups(
   traversal: Omit<TraversalQuery, 'signal'> | OpenTraversal,
   signal: AbortSignal | undefined,
   pagesPerCall: number,
-  onPages: (pages: PageLike[]) => Promise<void>,
+  onPages: (pages: PageLike[]) => Promise<void> | Promise<'stop' | undefined>,
 ): Promise<void> {
   const opened = 'iterator' in traversal ? traversal : openTraversal(client, collection, traversal);
   const forward = () => opened.controller.abort(signal?.reason);
@@ -97,7 +99,13 @@ export async function traverseInGroups(
       if (pages.length === 0) return;
       // Pages that came before an abort are not written after it.
       if (opened.controller.signal.aborted) throw opened.controller.signal.reason;
-      await onPages(pages);
+      if ((await onPages(pages)) === 'stop') {
+        arrived.stop();
+        opened.controller.abort(new DOMException('the traversal reached its edge', 'AbortError'));
+        await fetching;
+        await iterator.return?.().catch(() => undefined);
+        return;
+      }
     }
   } catch (error) {
     arrived.stop();

@@ -1,0 +1,120 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors/index.js';
+import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
+import type { MirrorOptions } from '../../src/mirror/options.js';
+import { decodeId } from '../../src/ids/decode-id.js';
+import { compareIds } from '../../src/ids/id.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { expectConverged } from './convergence.js';
+
+const DAY = 86_400_000;
+
+let sim: Simulator | undefined;
+const mirrors: Mirror[] = [];
+afterEach(async () => {
+  for (const m of mirrors.splice(0)) await m.close();
+  await sim?.close();
+  sim = undefined;
+});
+
+/** A mirror of a tenant whose history ends now, on a clock the test moves (`clock.offset`), whose POSTs fail while `clock.postsFail`. */
+async function setup(options: Partial<MirrorOptions> = {}) {
+  sim = await createSimulator({ port: 0, size: 'small', seed: 7, logSize: 20_000, clock: { start: Date.now() } });
+  const server = sim;
+  const clock = { offset: 0, postsFail: false };
+  const mirror = createMirror({
+    baseUrl: server.baseUrl,
+    token: server.token,
+    userAgent: 'pos-cloud-mirror tests (history window)',
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+    dbName: 'history-window',
+    categories: false,
+    reconcileIntervalMs: 0,
+    pollIntervalMs: 60_000,
+    pageLimit: 100,
+    retry: 0,
+    environment: { now: () => Date.now() + clock.offset },
+    fetch: async (input, init) => {
+      if (clock.postsFail && (init?.method ?? (input instanceof Request ? input.method : 'GET')) === 'POST') throw new TypeError('fetch failed');
+      return fetch(input, init);
+    },
+    ...options,
+  });
+  mirrors.push(mirror);
+  return { server, mirror, clock };
+}
+
+const createdAt = (record: object) => decodeId(String((record as { id: unknown }).id)).createdAt;
+
+describe('the history window', () => {
+  it.each([
+    [{ orders: 0 }, 'historyWindow.orders', /positive number of days/],
+    [{ order_details: 3 }, 'historyWindow.order_details', /order_details follow their orders/],
+    [{ products: 3 }, 'historyWindow.products', /not a collection a window bounds; known: orders, transactions, shifts, stockup, stock_history/],
+  ])('refuses %j with a ValidationError naming the key', (historyWindow, path, message) => {
+    let error: unknown;
+    try {
+      createMirror({ baseUrl: 'http://127.0.0.1:9/api', token: 't0ken', userAgent: 'tests (dev@example.com)', indexedDB: new IDBFactory(), IDBKeyRange, historyWindow } as MirrorOptions);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path.join('.'))).toContain(path);
+    expect((error as ValidationError).message).toMatch(message);
+  });
+
+  it('has a first sync stop at the edge: the orders and items of the window, every stock move of its last week, everything else whole', async () => {
+    const { server, mirror } = await setup({ historyWindow: { orders: 30, stock_history: 7 } });
+    const started = Date.now();
+    await mirror.syncNow();
+    const ordersEdge = mirror.status.value.historyEdge.orders!;
+    expect(ordersEdge).toBeGreaterThanOrEqual(started - 30 * DAY);
+    expect(ordersEdge).toBeLessThanOrEqual(Date.now() - 30 * DAY);
+    const inWindow = server.store.list('orders').filter((o) => createdAt(o) >= ordersEdge + 1000);
+    const held = new Set((await mirror.db.orders.toCollection().primaryKeys()).map(String));
+    expect(inWindow.length).toBeGreaterThan(0);
+    expect(inWindow.filter((o) => !held.has(String(o.id)))).toEqual([]);
+    expect([...held].every((id) => createdAt({ id }) >= ordersEdge)).toBe(true);
+    expect(held.size).toBeLessThan(server.store.count('orders'));
+    const items = await mirror.db.order_details.toArray();
+    expect(items.every((d) => createdAt(d) >= ordersEdge)).toBe(true);
+    expect(mirror.status.value.historyEdge.stock_history).toBeLessThanOrEqual(Date.now() - 7 * DAY);
+    expect(mirror.status.value.historyEdge.transactions).toBeUndefined();
+    expect(await mirror.db.transactions.count()).toBe(server.store.count('transactions'));
+    expect(mirror.status.value.groups).toMatchObject({ recent: { initialDone: true }, history: { initialDone: true } });
+    await expectConverged(mirror.db, server, ['products', 'customers', 'transactions', 'shifts', 'stockup']);
+  });
+
+  it('prunes what falls out of the window, orders with their items, but keeps and still pushes a record with an edit not yet acknowledged', async () => {
+    const { server, mirror, clock } = await setup({ historyWindow: { orders: 30 } });
+    await mirror.syncNow();
+    const orders = (await mirror.db.orders.toArray()).sort((a, b) => compareIds(a.id, b.id));
+    const oldest = orders[0]!;
+    // Ten days on, the orders of the window's first ten days fall out of it.
+    clock.offset = 10 * DAY;
+    const edge = Date.now() + clock.offset - 30 * DAY;
+    const leaving = orders.filter((o) => createdAt(o) < edge);
+    expect(leaving.length).toBeGreaterThan(1);
+    await mirror.save('orders', { id: oldest.id, note: 'edited at the edge' });
+    clock.postsFail = true;
+    await mirror.syncNow().catch(() => undefined);
+
+    const held = await mirror.db.orders.toArray();
+    expect(held.filter((o) => createdAt(o) < edge).map((o) => o.id)).toEqual([oldest.id]);
+    expect((await mirror.db.orders.get(oldest.id))?.note).toBe('edited at the edge');
+    const leftIds = new Set(leaving.map((o) => String(o.id)).filter((id) => id !== oldest.id));
+    expect((await mirror.db.order_details.toArray()).filter((d) => leftIds.has(String(d.id_order)))).toEqual([]);
+    expect(mirror.status.value.historyEdge.orders).toBeGreaterThanOrEqual(edge - 60_000);
+
+    clock.postsFail = false;
+    await mirror.syncNow();
+    expect(server.store.get('orders', oldest.id)?.note).toBe('edited at the edge');
+    expect(mirror.status.value.pendingPushes).toBe(0);
+    // Acknowledged, it goes with the next pruning.
+    clock.offset += 2 * 3_600_000;
+    await mirror.syncNow();
+    expect(await mirror.db.orders.get(oldest.id)).toBeUndefined();
+  });
+});
