@@ -18,13 +18,13 @@ interface LoggedAction {
   outcome: string;
 }
 
-/** How many refused actions (see the file's comment) were stored all the same, and their steps. */
+/** How many refused actions (see the file's comment) were stored all the same, and their steps and kinds (a create such is a duplicate risk; an edit made again is not). */
 export function refusedButStored(
   log: readonly LoggedAction[],
   reports: readonly PageReport[],
   server: Readonly<Record<CollectionName, readonly AnyRecord[]>>,
   watch: ServiceWatch,
-): { refused: number; stored: number[] } {
+): { refused: number; stored: { step: number; kind: string }[] } {
   const refused = log.filter((action) => action.outcome === 'lost');
   const markers = new Set(Object.values(server).flatMap((records) => records.map((r) => markerOf(r)?.split('.')[0])));
   const stored = refused.filter((action) => {
@@ -40,5 +40,5 @@ export function refusedButStored(
         }),
     );
   });
-  return { refused: refused.length, stored: stored.map((action) => action.step) };
+  return { refused: refused.length, stored: stored.map((action) => ({ step: action.step, kind: action.kind })) };
 }

@@ -81,7 +81,7 @@ export interface BrowserSoakResult {
   conflicts: { noted: number; resolvedLocal: number; resolvedServer: number };
   collisions: { minted: number; tooLate: number; moved: number };
   /** User actions refused for a lost storage connection, and the steps of those stored all the same (see `refused-saves.ts`). */
-  refusedSaves: { refused: number; stored: number[] };
+  refusedSaves: { refused: number; stored: { step: number; kind: string }[] };
   settle: SettleOutcome;
   check: BrowserCheckResult;
   /** The trace of the records the violations are about (a JSON file), when there are any. */
