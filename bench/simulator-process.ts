@@ -12,7 +12,7 @@ import type { CollectionName } from '../src/schema/collections.js';
 import type { SimStore, SimulatorOptions, SwitchOptions } from '../src/simulator/index.js';
 
 /** The simulator options a benchmark may set; they reach the child as JSON. */
-export type ForkSimulatorOptions = Pick<SimulatorOptions, 'size' | 'seed' | 'logSize'>;
+export type ForkSimulatorOptions = Pick<SimulatorOptions, 'size' | 'seed' | 'logSize' | 'clock'>;
 
 /** A running simulator in a child process. */
 export interface SimulatorProcess {
