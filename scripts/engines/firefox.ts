@@ -80,15 +80,10 @@ function firefoxTab(page: Page): EngineTab {
       await page.addScriptTag({ content: code });
     },
     async click(selector) {
-      // A node the page re-rendered between being found and being clicked is found again and
-      // clicked, as Playwright does in Chromium (and a person would): not a failure of the page.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await page.click(selector);
-        } catch (error) {
-          if (attempt >= 5 || !(error instanceof Error && /detached/i.test(error.message))) throw error;
-        }
-      }
+      // A locator waits until the node is attached, visible, enabled and no longer moving, and finds
+      // it again when the page re-rendered it in between, as Playwright's click does in Chromium (and
+      // a person would): a view still being laid out is not a failure of the page.
+      await page.locator(selector).click();
     },
     async fill(selector, value) {
       if (value === '') {
