@@ -27,6 +27,9 @@ export {
   StorageError,
   isStorageError,
   type StorageProblem,
+  OutsideHistoryWindowError,
+  isOutsideHistoryWindowError,
+  type OutsideHistoryWindowErrorOptions,
   type RequestInfo,
   type ValidationIssue,
 } from './errors/index.js';
@@ -166,7 +169,7 @@ export type { RecordSyncState } from './mirror/record-sync-state.js';
 export { createMirror, type Mirror } from './mirror/create-mirror.js';
 export { MIRROR_DEFAULTS, type MirrorOptions } from './mirror/options.js';
 export type { MirrorStorage } from './db/mirror-database.js';
-export { isLive, type MirrorQueries, type CategoryTreeNode } from './mirror/queries.js';
+export { isLive, type MirrorQueries, type OrdersOfRegisterOptions, type CategoryTreeNode } from './mirror/queries.js';
 export type { SyncStatus, SyncPhase, SyncProgress, CollectionSyncProgress, StorageQuota } from './mirror/status.js';
 export { DEFAULT_SYNC_GROUPS, WINDOWED_COLLECTIONS, type DefaultSyncGroupName, type HistoryWindow, type ProgressEstimate, type SyncGroup, type SyncGroupStatus, type SyncReport, type WindowedCollection } from './sync/cycle/index.js';
 export type { LeftReason, StrandedCopy, TakeOverReport } from './sync/copies/index.js';

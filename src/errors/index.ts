@@ -9,3 +9,4 @@ export { JsonParseError, isJsonParseError } from './json-parse-error.js';
 export { ValidationError, isValidationError, formatIssues, type FormatIssuesOptions, type ValidationIssue } from './validation-error.js';
 export { StorageError, isStorageError, type StorageErrorOptions, type StorageProblem } from './storage-error.js';
 export { describeValue, kindOf } from './describe-value.js';
+export { OutsideHistoryWindowError, isOutsideHistoryWindowError, type OutsideHistoryWindowErrorOptions } from './outside-history-window-error.js';

@@ -31,6 +31,7 @@ export interface PosCloudErrorOptions {
  * | `validation` | `ValidationError` | a record, an id or an option failed its rules (see `issues`) |
  * | `storage` | `StorageError` | the database or the file storage could not do what was asked |
  * | `pagination` | `PaginationError` | a traversal met pages that contradict each other |
+ * | `outside-history-window` | `OutsideHistoryWindowError` | a query asked for records older than the history window keeps |
  */
 export type PosCloudErrorCode =
   | 'pos-cloud'
@@ -43,7 +44,8 @@ export type PosCloudErrorCode =
   | 'json-parse'
   | 'validation'
   | 'storage'
-  | 'pagination';
+  | 'pagination'
+  | 'outside-history-window';
 
 /**
  * Base class of every error the library throws. Messages say what failed and where

@@ -3,6 +3,10 @@ import type { MirrorDb } from '../db/mirror-db.js';
 import { isLive, type StoredRecord } from '../db/sync-rows.js';
 import type { Id } from '../ids/id.js';
 import type { StoredRecordOf } from '../schema/types.js';
+import type { CollectionName } from '../schema/collections.js';
+import { describeValue } from '../errors/describe-value.js';
+import { OutsideHistoryWindowError } from '../errors/outside-history-window-error.js';
+import { ValidationError, formatIssues, type ValidationIssue } from '../errors/validation-error.js';
 import type { MirrorDatabase } from './typed-rows.js';
 import { searchProducts } from './product-search.js';
 
@@ -11,14 +15,34 @@ export { isLive };
 /** A category with its children, rebuilt from the flattened `categories` table. */
 export type CategoryTreeNode = StoredRecordOf<'categories'> & { children: CategoryTreeNode[] };
 
+/** Options of {@link MirrorQueries.ordersOfRegister}. */
+export interface OrdersOfRegisterOptions {
+  /** How many orders at most (default 40), the newest. */
+  limit?: number;
+  /** The earliest `date_created` (ms) wanted. */
+  since?: number;
+  /** The latest `date_created` (ms) wanted. */
+  until?: number;
+}
+
 /**
  * Query helpers for what apps ask most. All of them hide tombstones (`_d` != 0, and products
  * with `visible` false, which the service uses for deleted products) and read only IndexedDB:
  * they answer offline, and inside `mirror.live()` they update as the data changes.
  */
 export interface MirrorQueries {
-  /** Orders of one register, newest first (by `date_created`). */
-  ordersOfRegister(idCashRegister: Id, opts?: { limit?: number }): Promise<StoredRecordOf<'orders'>[]>;
+  /**
+   * Orders of one register, newest first (by `date_created`), at most `limit` (default 40), those
+   * created from `since` to `until` (ms, both included) when given.
+   *
+   * Under a history window (the option `historyWindow`), a `since` before the window's edge
+   * (`status.historyEdge.orders`) rejects with an {@link OutsideHistoryWindowError} carrying the
+   * edge, rather than answering with part of the range: ask again from `error.edge` for what the
+   * mirror holds, and ask the service's order history report for what is older
+   * (`client.orderHistory`, online). A `since` or `until` that is not a finite number, or a `since`
+   * after `until`, rejects with a {@link ValidationError}.
+   */
+  ordersOfRegister(idCashRegister: Id, opts?: OrdersOfRegisterOptions): Promise<StoredRecordOf<'orders'>[]>;
   /** Items (`order_details`) of one order. */
   itemsOfOrder(idOrder: Id): Promise<StoredRecordOf<'order_details'>[]>;
   /** The product whose barcode, EAN-13 or SKU is `code`. */
@@ -48,10 +72,12 @@ export function createQueries(mirrorDb: MirrorDb): MirrorQueries {
   return {
     async ordersOfRegister(idCashRegister, opts = {}) {
       const limit = opts.limit ?? 40;
+      const { since, until } = checkRange(opts);
+      if (since !== undefined) await refuseBeyondWindow(mirrorDb, 'orders', since);
       const out: StoredRecordOf<'orders'>[] = [];
       await db.orders
         .where('[id_cash_register+date_created]')
-        .between([idCashRegister, Dexie.minKey], [idCashRegister, Dexie.maxKey])
+        .between([idCashRegister, since ?? Dexie.minKey], [idCashRegister, until ?? Dexie.maxKey], true, true)
         .reverse()
         .until(() => out.length >= limit)
         .each((order) => {
@@ -110,6 +136,36 @@ export function createQueries(mirrorDb: MirrorDb): MirrorQueries {
       return rows.filter(isLive);
     },
   };
+}
+
+/** `since` and `until` of a range query, checked: finite numbers, `since` not after `until`. */
+function checkRange(opts: { since?: number; until?: number }): { since?: number; until?: number } {
+  const issues: ValidationIssue[] = [];
+  for (const key of ['since', 'until'] as const) {
+    const value: unknown = opts[key];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value))) issues.push({ path: [key], message: `must be a time in ms, got ${describeValue(value)}` });
+  }
+  if (issues.length === 0 && opts.since !== undefined && opts.until !== undefined && opts.since > opts.until) {
+    issues.push({ path: ['since'], message: `is after until (${opts.since} > ${opts.until})` });
+  }
+  if (issues.length > 0) throw new ValidationError(`ordersOfRegister: ${formatIssues(issues)}`, { issues });
+  return opts;
+}
+
+/**
+ * Rejects a query reaching before the history window's edge of `collection` (the checkpoint's
+ * `historyEdge`, read in the query's own transaction or live query, so a live query follows the
+ * edge as pruning moves it).
+ */
+async function refuseBeyondWindow(db: MirrorDb, collection: CollectionName, since: number): Promise<void> {
+  const edge = (await db._sync_checkpoints.get(collection))?.historyEdge;
+  if (edge === undefined || since >= edge) return;
+  throw new OutsideHistoryWindowError(
+    `${collection} created before ${new Date(edge).toISOString()} are outside this mirror's history window (historyWindow.${collection}); ` +
+      `asked from ${new Date(since).toISOString()}. Ask again from that edge for what the mirror holds, and ask the service's ` +
+      `order history report (client.orderHistory, online) for what is older.`,
+    { collection, edge, since },
+  );
 }
 
 function num(value: unknown): number {

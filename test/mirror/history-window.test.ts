@@ -1,10 +1,11 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/errors/index.js';
+import { OutsideHistoryWindowError, ValidationError } from '../../src/errors/index.js';
 import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
 import type { MirrorOptions } from '../../src/mirror/options.js';
 import { decodeId } from '../../src/ids/decode-id.js';
 import { compareIds } from '../../src/ids/id.js';
+import type { StoredRecordOf } from '../../src/schema/types.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { expectConverged } from './convergence.js';
 
@@ -116,5 +117,50 @@ describe('the history window', () => {
     clock.offset += 2 * 3_600_000;
     await mirror.syncNow();
     expect(await mirror.db.orders.get(oldest.id)).toBeUndefined();
+  });
+
+  it('answers a register\'s orders of a range inside the window, and refuses one reaching before its edge with the edge, the same inside a live query', async () => {
+    const { mirror, clock } = await setup({ historyWindow: { orders: 30 } });
+    await mirror.syncNow();
+    const edge = mirror.status.value.historyEdge.orders!;
+    const byRegister = new Map<string, StoredRecordOf<'orders'>[]>();
+    for (const order of await mirror.db.orders.toArray()) byRegister.set(String(order.id_cash_register), [...(byRegister.get(String(order.id_cash_register)) ?? []), order]);
+    const [register, all] = [...byRegister].sort((a, b) => b[1].length - a[1].length)[0]!;
+    const since = Date.now() - 10 * DAY;
+    const until = Date.now() - DAY;
+    const expected = all.filter((o) => Number(o.date_created) >= since && Number(o.date_created) <= until && !o._d).sort((a, b) => Number(b.date_created) - Number(a.date_created));
+    expect(expected.length).toBeGreaterThan(0);
+    const got = await mirror.query.ordersOfRegister(register, { since, until, limit: 10_000 });
+    expect(got.map((o) => o.id)).toEqual(expected.map((o) => o.id));
+
+    const error = await mirror.query.ordersOfRegister(register, { since: edge - DAY }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutsideHistoryWindowError);
+    expect(error).toMatchObject({ code: 'outside-history-window', collection: 'orders', edge, since: edge - DAY });
+    expect((error as Error).message).toMatch(/outside this mirror's history window \(historyWindow\.orders\).*order history report/);
+    expect(await mirror.query.ordersOfRegister(register, { since: edge, limit: 10_000 })).toHaveLength(all.filter((o) => !o._d).length);
+
+    // A live query follows the edge as pruning moves it: what was inside falls outside.
+    const seen: unknown[] = [];
+    const subscription = mirror.live(() => mirror.query.ordersOfRegister(register, { since: edge, limit: 1 })).subscribe({ next: (v) => seen.push(v), error: (e: unknown) => seen.push(e) });
+    try {
+      await expect.poll(() => seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toHaveLength(1);
+      clock.offset = 2 * DAY;
+      await mirror.syncNow();
+      await expect.poll(() => seen.at(-1)).toBeInstanceOf(OutsideHistoryWindowError);
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
+  it.each([
+    ['a since of NaN', { since: Number.NaN }, 'since: must be a time in ms, got number NaN'],
+    ['an until given as text', { until: '2026-01-01' }, 'until: must be a time in ms'],
+    ['a since after its until', { since: 2, until: 1 }, 'since: is after until (2 > 1)'],
+  ])('refuses %s with a ValidationError naming the bound', async (_name, range, message) => {
+    const { mirror } = await setup();
+    const error = await mirror.query.ordersOfRegister('1', range as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toContain(message);
   });
 });
