@@ -6,18 +6,13 @@
  * (`Registers.startSelling`). Counted as the chaos is ({@link ChaosCounts}), so the report reads both alike.
  */
 import { Rng } from '../../src/simulator/rng.js';
-import { EDITED, EDIT_FIELDS, REMOVED, type EditedCollection, type RemovedCollection } from '../soak/soak-fields.js';
+import { drawRegisterAction, type RegisterAction } from './plan.js';
 import type { BackOffice } from './back-office.js';
 import type { ChaosCounts } from './chaos.js';
 import type { TabSet } from './tab-set.js';
 
 /** What happens next in the shop, after `waitMs`. */
-export type DayEvent = { waitMs: number } & (
-  | { kind: 'register-edit'; collection: EditedCollection; field: string; hot: boolean; pick: number }
-  | { kind: 'register-remove'; collection: RemovedCollection; pick: number }
-  | { kind: 'register-delivery'; pick: number }
-  | { kind: 'cut-tab'; tab: number; ms: number }
-);
+export type DayEvent = { waitMs: number } & (RegisterAction | { kind: 'cut-tab'; tab: number; ms: number });
 
 /** Salt of the day's stream, apart from the users' and the chaos's of the same seed. */
 const DAY_STREAM = 0xda7;
@@ -35,16 +30,10 @@ export function* dayEvents(seed: number): Generator<DayEvent, never> {
     let roll = rng.next() * total;
     const kind = kinds.find((k) => (roll -= DAY_WEIGHTS[k]) < 0) ?? 'register-edit';
     switch (kind) {
-      case 'register-edit': {
-        const collection = rng.pick(EDITED);
-        yield { waitMs, kind, collection, field: rng.pick(EDIT_FIELDS[collection])[0], hot: rng.chance(0.6), pick: rng.next() };
-        break;
-      }
+      case 'register-edit':
       case 'register-remove':
-        yield { waitMs, kind, collection: rng.pick(REMOVED), pick: rng.next() };
-        break;
       case 'register-delivery':
-        yield { waitMs, kind, pick: rng.next() };
+        yield { waitMs, ...drawRegisterAction(rng, kind) };
         break;
       case 'cut-tab':
         yield { waitMs, kind, tab: rng.next(), ms: rng.int(2_000, 8_000) };

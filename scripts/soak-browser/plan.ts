@@ -46,14 +46,32 @@ export type ChaosAction = { waitMs: number } & (
   | { kind: 'freeze'; tab: number; ms: number }
   | { kind: 'lid'; ms: number }
   | { kind: 'faults'; phase: number }
-  | { kind: 'register-edit'; collection: EditedCollection; field: string; hot: boolean; pick: number }
-  | { kind: 'register-remove'; collection: RemovedCollection; pick: number }
-  | { kind: 'register-delivery'; pick: number }
+  | RegisterAction
   | { kind: 'collide'; tab: number; what: (typeof COLLIDED)[number]; pick: number }
   | { kind: 'kill-storage'; moment: KillMoment }
 );
 
 /** Which chaos a run draws: the usual (tabs reloaded, closed, opened, frozen), or storage kills in one tab. */
+/** What the back office does at the registers: the chaos's and the day's alike. */
+export type RegisterAction =
+  | { kind: 'register-edit'; collection: EditedCollection; field: string; hot: boolean; pick: number }
+  | { kind: 'register-remove'; collection: RemovedCollection; pick: number }
+  | { kind: 'register-delivery'; pick: number };
+
+/** Draws the details of a back-office action of `kind` from `rng` (the chaos and the day draw them alike). */
+export function drawRegisterAction(rng: Rng, kind: RegisterAction['kind']): RegisterAction {
+  switch (kind) {
+    case 'register-edit': {
+      const collection = rng.pick(EDITED);
+      return { kind, collection, field: rng.pick(EDIT_FIELDS[collection])[0], hot: rng.chance(0.6), pick: rng.next() };
+    }
+    case 'register-remove':
+      return { kind, collection: rng.pick(REMOVED), pick: rng.next() };
+    case 'register-delivery':
+      return { kind, pick: rng.next() };
+  }
+}
+
 export type ChaosMode = 'tabs' | 'storage-kills';
 
 /** The kinds of chaos. */
@@ -149,16 +167,10 @@ export function* chaosActions(seed: number, mode: ChaosMode = 'tabs'): Generator
       case 'faults':
         yield { waitMs, kind, phase: rng.int(0, FAULT_PHASES.length - 1) };
         break;
-      case 'register-edit': {
-        const collection = rng.pick(EDITED);
-        yield { waitMs, kind, collection, field: rng.pick(EDIT_FIELDS[collection])[0], hot: rng.chance(0.6), pick: rng.next() };
-        break;
-      }
+      case 'register-edit':
       case 'register-remove':
-        yield { waitMs, kind, collection: rng.pick(REMOVED), pick: rng.next() };
-        break;
       case 'register-delivery':
-        yield { waitMs, kind, pick: rng.next() };
+        yield { waitMs, ...drawRegisterAction(rng, kind) };
         break;
       case 'collide':
         yield { waitMs, kind, tab, what: rng.pick(COLLIDED), pick: rng.next() };
