@@ -19,6 +19,17 @@ export interface PageMirrorOptions {
   conflict?: NonNullable<MirrorOptions['conflict']>;
   collections?: NonNullable<MirrorOptions['collections']>;
   reconcileIntervalMs?: number;
+  historyWindow?: NonNullable<MirrorOptions['historyWindow']>;
+  /** Gives the mirror a clock and POSTs the test moves from `evaluate` (`window.testClock`); the page's own otherwise. */
+  testClock?: boolean;
+}
+
+/** What a test moves of a mirror opened with `testClock`: how far its clock runs ahead of the page's, and whether its POSTs fail. */
+export interface TestClock {
+  /** Added to `Date.now()` for the mirror's `environment.now` (ms). */
+  offsetMs: number;
+  /** Each POST fails as a lost network does (a `TypeError` from `fetch`) before it leaves the page. */
+  postsFail: boolean;
 }
 
 /** One published status, trimmed to what tests read. */
@@ -36,6 +47,8 @@ export interface PageWindow {
   conformance: typeof import('./harness.js') & typeof import('./previous-release.js') & typeof import('./pieces.js') & typeof import('./storage-probe.js') & typeof import('../../../src/index.js');
   /** The mirror {@link openMirror} made. */
   mirror: Mirror;
+  /** The clock and POSTs of the mirror {@link openMirror} made with `testClock`. */
+  testClock: TestClock;
   /** Every status the mirror published, oldest first. */
   statuses: SeenStatus[];
   /** Every retry the mirror's client made, as `METHOD path: error name`, oldest first. */
@@ -54,11 +67,21 @@ export function serviceUrl(): string {
 /** Makes the page's mirror (`window.mirror`) and records every status it publishes. */
 export function openMirror(options: PageMirrorOptions): Mirror {
   const page = window as unknown as PageWindow;
-  const { token, tenant, ...rest } = options;
+  const { token, tenant, testClock, ...rest } = options;
   // Kept in this page's own arrays: WebKit runs a reloaded page's callbacks for a moment after the
   // reload began, when `window` already names the new page (which has no such arrays yet).
   const retries: string[] = (page.retries = []);
   const statuses: SeenStatus[] = (page.statuses = []);
+  const clock: TestClock = (page.testClock = { offsetMs: 0, postsFail: false });
+  const moved: Partial<MirrorOptions> = testClock
+    ? {
+        environment: { now: () => Date.now() + clock.offsetMs },
+        fetch: (input, init) => {
+          const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+          return clock.postsFail && method.toUpperCase() === 'POST' ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+        },
+      }
+    : {};
   const mirror = createMirror({
     baseUrl: serviceUrl(),
     token,
@@ -67,6 +90,7 @@ export function openMirror(options: PageMirrorOptions): Mirror {
     timeoutMs: 10_000,
     retry: { limit: 3, baseDelayMs: 50, maxDelayMs: 400 },
     onRetry: ({ request, error }) => retries.push(`${request.method} ${request.path.split('?')[0]}: ${error.name}`),
+    ...moved,
     ...rest,
   });
   page.mirror = mirror;
