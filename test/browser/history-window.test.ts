@@ -4,7 +4,8 @@
  * engine shows it holds over a real one). A first sync stops at the window's edge for orders and
  * their items and copies the rest whole; a clock moved on past the pruning interval prunes the
  * orders that fell out of the window with their items, except an order whose edit the server has
- * not acknowledged (its POSTs failing): it stays, with its items, and its edit still goes out.
+ * not acknowledged (its POSTs failing): it stays, with its items, and its edit still goes out. So
+ * does an order in conflict, and an order one of whose items is, until the resolution has gone out.
  *
  * The tiny tenant's orders come in three bursts: the last half day, about 17 days ago and about
  * three years ago. A window of 30 days holds the first two; 15 days on, the second falls out.
@@ -31,6 +32,8 @@ interface Held {
   edge: number | undefined;
   /** Outbox entries not yet acknowledged (`mirror.pending()`). */
   pending: number;
+  /** Keys of the unresolved conflicts (`mirror.conflicts()`), sorted. */
+  conflicts: string[];
 }
 
 describeEngines(
@@ -67,6 +70,7 @@ describeEngines(
             counts,
             edge: mirror.status.value.historyEdge.orders,
             pending: (await mirror.pending()).length,
+            conflicts: (await mirror.conflicts()).map((c) => c.key).sort(),
           } satisfies Held;
         }, UNBOUNDED);
       /** Moves the mirror's clock `ms` ahead and makes its POSTs fail or not, then syncs (a failed sync is not thrown). */
@@ -169,6 +173,67 @@ describeEngines(
       expect(after.orders).not.toContain(edited);
       expect(after.items.filter((d) => d.idOrder === edited)).toEqual([]);
       expect(after.orders.filter((id) => createdAt(id) < edgeThen)).toEqual([]);
+      await tab.close();
+      expectNoPageErrors(stage);
+    });
+
+    it('keeps an order in conflict with its items, and an order one of whose items is in conflict, until the resolution has gone out', async () => {
+      const { sim } = stage;
+      const { tab, held, syncAt } = await syncedPage('window-conflict');
+      const before = await held();
+      const itemsOf = (idOrder: string) => before.items.filter((d) => d.idOrder === idOrder).map((d) => d.id).sort();
+      const offset = 15 * DAY;
+      const edgeThen = Date.now() + offset - WINDOW_DAYS * DAY;
+      const leaving = before.orders.filter((id) => createdAt(id) < edgeThen);
+      // Two of the orders that will fall out, with several items each: one gets a conflict on the order, the other on one of its items.
+      const [order, parent] = leaving.filter((id) => itemsOf(id).length > 1);
+      expect(parent).toBeDefined();
+      const item = itemsOf(parent!)[0]!;
+      const left = new Set(leaving.filter((id) => id !== order && id !== parent));
+      expect(left.size).toBeGreaterThan(0);
+
+      // The back office changes a field the page then changes too, on what it had.
+      sim.store.write('orders', { id: order!, note: 'from the back office' });
+      sim.store.write('order_details', { id: item, note: 'from the back office' });
+      await tab.evaluate(
+        async ([order, item]) => {
+          const { mirror } = window as unknown as PageWindow;
+          await mirror.save('orders', { id: order, note: 'from the register' });
+          await mirror.save('order_details', { id: item, note: 'from the register' });
+        },
+        [order!, item] as [string, string],
+      );
+      expect(await syncAt(0, false)).toBe('synced');
+      const keys = [`orders:${order!}`, `order_details:${item}`].sort();
+      expect((await held()).conflicts).toEqual(keys);
+
+      // Fifteen days on, both stay with all their items; the others that fell out are gone with theirs.
+      expect(await syncAt(offset, false)).toBe('synced');
+      const pruned = await held();
+      expect(pruned.edge).toBeGreaterThanOrEqual(edgeThen - 60_000);
+      expect(pruned.conflicts).toEqual(keys);
+      expect(pruned.orders.filter((id) => createdAt(id) < edgeThen).sort()).toEqual([order!, parent!].sort());
+      const heldOf = (idOrder: string) => pruned.items.filter((d) => d.idOrder === idOrder).map((d) => d.id).sort();
+      expect(heldOf(order!)).toEqual(itemsOf(order!));
+      expect(heldOf(parent!)).toEqual(itemsOf(parent!));
+      expect(pruned.items.filter((d) => left.has(d.idOrder))).toEqual([]);
+
+      // Resolved for the page, each change reaches the server once.
+      await tab.evaluate(async (keys) => {
+        const { mirror } = window as unknown as PageWindow;
+        for (const key of keys) await mirror.resolveConflict(key, 'local');
+      }, keys);
+      expect(await syncAt(offset, false)).toBe('synced');
+      expect(sim.store.get('orders', order!)?.note).toBe('from the register');
+      expect(sim.store.get('order_details', item)?.note).toBe('from the register');
+      expect([sim.requests.timesPosted('orders', order!), sim.requests.timesPosted('order_details', item)]).toEqual([1, 1]);
+      expect(await held()).toMatchObject({ pending: 0, conflicts: [] });
+
+      // Settled, both orders go with their items at the next pruning.
+      expect(await syncAt(offset + PRUNE_INTERVAL_MS + 60_000, false)).toBe('synced');
+      const after = await held();
+      expect(after.orders.filter((id) => createdAt(id) < edgeThen)).toEqual([]);
+      expect(after.items.filter((d) => d.idOrder === order || d.idOrder === parent)).toEqual([]);
       await tab.close();
       expectNoPageErrors(stage);
     });

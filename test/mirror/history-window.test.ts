@@ -119,6 +119,59 @@ describe('the history window', () => {
     expect(await mirror.db.orders.get(oldest.id)).toBeUndefined();
   });
 
+  it('keeps an order in conflict with its items, and an order one of whose items is in conflict, until the resolution has gone out', async () => {
+    const { server, mirror, clock } = await setup({ historyWindow: { orders: 30 } });
+    await mirror.syncNow();
+    const items = await mirror.db.order_details.toArray();
+    const itemsOf = (idOrder: string) => items.filter((d) => String(d.id_order) === idOrder).map((d) => String(d.id)).sort();
+    // Ten days on, the orders of the window's first ten days fall out of it.
+    const offset = 10 * DAY;
+    const edge = Date.now() + offset - 30 * DAY;
+    const leaving = (await mirror.db.orders.toArray()).sort((a, b) => compareIds(a.id, b.id)).filter((o) => createdAt(o) < edge).map((o) => String(o.id));
+    // Two of them with several items each: one gets a conflict on the order, the other on one of its items.
+    const [order, parent] = leaving.filter((id) => itemsOf(id).length > 1);
+    expect(parent).toBeDefined();
+    const item = itemsOf(parent!)[0]!;
+    const others = leaving.filter((id) => id !== order && id !== parent);
+    expect(others.length).toBeGreaterThan(0);
+
+    // The back office changes a field the register then changes too, on what it had.
+    server.store.write('orders', { id: order!, note: 'from the back office' });
+    server.store.write('order_details', { id: item, note: 'from the back office' });
+    await mirror.save('orders', { id: order!, note: 'from the register' });
+    await mirror.save('order_details', { id: item, note: 'from the register' });
+    await mirror.syncNow();
+    const keys = [`orders:${order!}`, `order_details:${item}`];
+    expect((await mirror.conflicts()).map((c) => c.key).sort()).toEqual([...keys].sort());
+    expect(mirror.status.value.conflicts).toBe(2);
+
+    clock.offset = offset;
+    await mirror.syncNow();
+    const held = await mirror.db.orders.toArray();
+    expect(held.filter((o) => createdAt(o) < edge).map((o) => String(o.id)).sort()).toEqual([order!, parent!].sort());
+    expect((await mirror.db.orders.get(order!))?.note).toBe('from the register');
+    const heldItems = await mirror.db.order_details.toArray();
+    const heldOf = (idOrder: string) => heldItems.filter((d) => String(d.id_order) === idOrder).map((d) => String(d.id)).sort();
+    expect(heldOf(order!)).toEqual(itemsOf(order!));
+    expect(heldOf(parent!)).toEqual(itemsOf(parent!));
+    expect((await mirror.db.order_details.get(item))?.note).toBe('from the register');
+    expect(others.flatMap(heldOf)).toEqual([]);
+    expect(mirror.status.value.historyEdge.orders).toBeGreaterThanOrEqual(edge - 60_000);
+    expect(mirror.status.value.conflicts).toBe(2);
+
+    for (const key of keys) await mirror.resolveConflict(key, 'local');
+    await mirror.syncNow();
+    expect(server.store.get('orders', order!)?.note).toBe('from the register');
+    expect(server.store.get('order_details', item)?.note).toBe('from the register');
+    expect([server.requests.timesPosted('orders', order!), server.requests.timesPosted('order_details', item)]).toEqual([1, 1]);
+    expect(mirror.status.value).toMatchObject({ conflicts: 0, pendingPushes: 0 });
+    // Resolved and acknowledged, both orders go with their items at the next pruning.
+    clock.offset += 2 * 3_600_000;
+    await mirror.syncNow();
+    expect(await mirror.db.orders.bulkGet([order!, parent!])).toEqual([undefined, undefined]);
+    expect((await mirror.db.order_details.toArray()).filter((d) => [order, parent].includes(String(d.id_order)))).toEqual([]);
+  });
+
   it('answers a register\'s orders of a range inside the window, and refuses one reaching before its edge with the edge, the same inside a live query', async () => {
     const { mirror, clock } = await setup({ historyWindow: { orders: 30 } });
     await mirror.syncNow();

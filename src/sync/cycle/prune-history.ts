@@ -12,8 +12,8 @@ export const PRUNE_INTERVAL_MS = 3_600_000;
  * edge now), and moves its checkpoint's `historyEdge` there. Due only once the edge has moved
  * {@link PRUNE_INTERVAL_MS} past the last one (so at most hourly), and only for a collection whose
  * first traversal is done under the window. Never deleted: a record with an outbox entry (an edit
- * not yet acknowledged, refused or in conflict) or a conflict row; an order item whose order is
- * kept so, and an order one of whose items is kept so (items go with their orders). Resolves with
+ * not yet acknowledged, refused or in conflict) or a conflict row; an order one of whose items is
+ * kept so, and every item of an order kept (items go with their orders). Resolves with
  * the number of records deleted.
  */
 export async function pruneHistory(db: MirrorDb, collection: CollectionName, edge: number): Promise<number> {
@@ -33,13 +33,15 @@ export async function pruneHistory(db: MirrorDb, collection: CollectionName, edg
     const held = (c: CollectionName) => new Set([...entries.filter((e) => e.collection === c).map((e) => e.id), ...conflicts.filter((r) => r.collection === c).map((r) => r.id)]);
     const kept = held(collection);
     if (related) {
-      // Items go with their orders: one held back holds its order, and an order held back its items.
-      const heldRelated = held(related);
-      const relatedRows = heldRelated.size > 0 ? await tx.table<StoredRecord, string>(related).bulkGet([...heldRelated]) : [];
-      if (collection === 'orders') for (const item of relatedRows) if (item) kept.add(String(item.id_order));
-      if (collection === 'order_details' && kept.size + heldRelated.size > 0) {
-        const items = await table.bulkGet(keys);
-        for (const item of items) if (item && heldRelated.has(String(item.id_order))) kept.add(item.id);
+      // Items go with their orders: an order is kept while it or one of its items is held, and an
+      // order kept keeps all its items (not only the held one), so no order is left in part.
+      const [orders, items] = collection === 'orders' ? [kept, held(related)] : [held(related), kept];
+      const itemsTable = tx.table<StoredRecord, string>('order_details');
+      const heldItems = items.size > 0 ? await itemsTable.bulkGet([...items]) : [];
+      for (const item of heldItems) if (item) orders.add(String(item.id_order));
+      if (collection === 'order_details' && orders.size > 0) {
+        const leaving = await table.bulkGet(keys);
+        for (const item of leaving) if (item && orders.has(String(item.id_order))) kept.add(item.id);
       }
     }
     const doomed = keys.filter((id) => !kept.has(id));
