@@ -49,7 +49,7 @@ async function setup(options: Partial<MirrorOptions> = {}) {
 
 const createdAt = (record: object) => decodeId(String((record as { id: unknown }).id)).createdAt;
 
-describe('the history window', () => {
+describe('the history window', { timeout: 90_000 }, () => {
   it.each([
     [{ orders: 0 }, 'historyWindow.orders', /positive number of days/],
     [{ order_details: 3 }, 'historyWindow.order_details', /order_details follow their orders/],
