@@ -8,12 +8,18 @@
  * meets it. The browser engines run the same write path in `test/browser/`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeId } from '../../src/ids/decode-id.js';
+import { compareIds } from '../../src/ids/id.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { Mirror } from '../../src/mirror/create-mirror.js';
 import { STORAGES, type StorageUnderTest } from './storages.js';
 
 const TABLES = [...COLLECTIONS, 'categories'] as const;
+const DAY = 86_400_000;
+
+/** When a record was created: the time in its id. */
+const createdAt = (record: { id: unknown }) => decodeId(String(record.id)).createdAt;
 
 let sim: Simulator | undefined;
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -152,5 +158,119 @@ describe.each(STORAGES)('a mirror on %s', (_name, storage: StorageUnderTest) => 
     await second.syncNow();
     expect(await second.pending()).toEqual([]);
     expect(kept.every((id, i) => sim.requests.timesPosted(i === 0 ? 'stockup' : 'stock_history', id) === 1)).toBe(true);
+  });
+
+  it('prunes the orders and items that left the history window while its journal folds; after a restart they stay gone, and an edit of one that left is kept and pushed once', { timeout: 120_000 }, async () => {
+    sim = await createSimulator({ port: 0, size: 'small', seed: 7, activity: false, clock: { start: Date.now() } });
+    const server = sim;
+    const device = storage.device();
+    cleanups.push(() => device.dispose());
+    const journal = device.journal;
+    expect(journal !== undefined).toBe(storage.journaled);
+    // The mirror's clock is moved on by the test; its POSTs fail while `postsFail`. Each request
+    // notes which journal the file storage was appending to when it was sent.
+    const clock = { offset: 0, postsFail: false };
+    const sent: { method: string; journal: number | undefined }[] = [];
+    const open = async () => {
+      const mirror = await device.open(server, {
+        collections: ['orders', 'order_details'],
+        categories: false,
+        historyWindow: { orders: 365 },
+        pageLimit: 400,
+        environment: { now: () => Date.now() + clock.offset },
+        fetch: async (input, init) => {
+          const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+          sent.push({ method, journal: journal?.state(storage.dbName).journal });
+          if (clock.postsFail && method === 'POST') throw new TypeError('fetch failed');
+          return fetch(input, init);
+        },
+      });
+      cleanups.push(() => mirror.close());
+      return mirror;
+    };
+
+    const first = await open();
+    await first.syncNow();
+    const synced = (await first.db.orders.toArray()).sort((a, b) => compareIds(a.id, b.id));
+    const oldest = synced[0]!;
+    await first.save('orders', { id: oldest.id, note: 'edited before it left the window' });
+    await first.close();
+
+    // 335 days on, the window keeps the last 30 days: the orders of the 335 before fall out of it.
+    clock.offset = 335 * DAY;
+    const edge = Date.now() + clock.offset - 365 * DAY;
+    const leaving = synced.filter((o) => createdAt(o) < edge && o.id !== oldest.id).map((o) => o.id);
+    const staying = synced.filter((o) => createdAt(o) >= edge + 60_000).map((o) => o.id);
+    const itemsOf = (ids: readonly string[]) => server.store.list('order_details').filter((d) => ids.includes(String(d.id_order))).map((d) => String(d.id));
+    const leavingItems = itemsOf(leaving);
+    expect([leaving.length, leavingItems.length, staying.length].every((n) => n > 100)).toBe(true);
+
+    clock.postsFail = true;
+    const second = await open();
+    await second.db.open();
+    // Offline, the app writes long notes on orders it keeps (one edit each, whatever how often).
+    const notes = new Map<string, string>();
+    let written = 0;
+    const write = (n: number) =>
+      second.transaction(['orders'], async (tx) => {
+        for (let i = 0; i < n; i++, written++) {
+          const id = staying[written % staying.length]!;
+          const text = `${written}: ${'přepočítáno, sedí; '.repeat(50)}`;
+          notes.set(id, text);
+          await tx.save('orders', { id, note: text });
+        }
+      });
+    let folded: number | undefined;
+    if (journal) {
+      // On the file storage the journal is folded first, then the notes bring it this close to its
+      // next fold (the larger of 64 KiB and the snapshot's size): the pruning's deletions cross it.
+      await journal.fold(second);
+      const room = () => {
+        const { bytes, foldsAt } = journal.state(storage.dbName);
+        return foldsAt - bytes;
+      };
+      // A deleted key is journaled in about 21 bytes: the pruning deletes `deleted` bytes' worth.
+      const deleted = (leaving.length + leavingItems.length) * 21;
+      // Notes in steps, each one a transaction sized on the bytes the notes before took, until about
+      // half the pruning's bytes are left (a first note of an order costs more than a later one).
+      for (let n = 10; n > 0; ) {
+        const before = room();
+        await write(n);
+        const perNote = (before - room()) / n;
+        n = Math.floor((room() - deleted / 2) / perNote);
+      }
+      expect(room()).toBeGreaterThan(1_024);
+      expect(room()).toBeLessThan(deleted - 1_024);
+      const state = journal.state(storage.dbName);
+      folded = state.journal;
+    } else await write(40);
+    sent.length = 0;
+    await expect(second.syncNow()).rejects.toThrow(/POST \/orders failed/);
+    if (journal) {
+      // No fold while the pulls ran; one had begun (a new journal) by the push, which follows the pruning.
+      const firstPost = sent.findIndex((r) => r.method === 'POST');
+      expect(sent.slice(0, firstPost).every((r) => r.method === 'GET' && r.journal === folded)).toBe(true);
+      expect(sent[firstPost]!.journal).not.toBe(folded);
+    }
+    await second.close();
+
+    const third = await open();
+    const held = new Set((await third.db.orders.toCollection().primaryKeys()).map(String));
+    expect(leaving.filter((id) => held.has(id))).toEqual([]);
+    expect(staying.filter((id) => !held.has(id))).toEqual([]);
+    expect(held.has(oldest.id)).toBe(true);
+    const items = new Set((await third.db.order_details.toCollection().primaryKeys()).map(String));
+    expect(leavingItems.filter((id) => items.has(id))).toEqual([]);
+    expect(itemsOf([oldest.id, ...staying]).filter((id) => !items.has(id))).toEqual([]);
+    expect((await third.db.orders.get(oldest.id))?.note).toBe('edited before it left the window');
+    expect((await third.pending()).map((e) => e.id).sort()).toEqual([oldest.id, ...notes.keys()].sort());
+
+    clock.postsFail = false;
+    await third.syncNow();
+    expect(await third.pending()).toEqual([]);
+    expect(server.requests.timesPosted('orders', oldest.id)).toBe(1);
+    expect(server.store.get('orders', oldest.id)).toMatchObject({ note: 'edited before it left the window' });
+    expect([...notes.keys()].filter((id) => server.requests.timesPosted('orders', id) !== 1)).toEqual([]);
+    expect([...notes].filter(([id, text]) => server.store.get('orders', id)?.note !== text)).toEqual([]);
   });
 });
