@@ -7,12 +7,15 @@
  * then a restart, an offline edit across a restart, a conflict and a take-over, each as a user
  * meets it. The browser engines run the same write path in `test/browser/`.
  */
+import type { Dexie } from 'dexie';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeId } from '../../src/ids/decode-id.js';
 import { compareIds } from '../../src/ids/id.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import type { Mirror } from '../../src/mirror/create-mirror.js';
+import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
+import { VERSION_8_STORES } from '../db/version-8-stores.js';
 import { STORAGES, type StorageUnderTest } from './storages.js';
 
 const TABLES = [...COLLECTIONS, 'categories'] as const;
@@ -34,6 +37,17 @@ async function countsOf(mirror: Mirror): Promise<Record<string, number>> {
   return Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await mirror.db.table(t).count()] as const)));
 }
 
+/** Every row of every table of a database, by table. */
+async function rowsOf(db: Dexie): Promise<Record<string, unknown[]>> {
+  return Object.fromEntries(await Promise.all(db.tables.map(async (table) => [table.name, await table.toArray()] as const)));
+}
+
+/** The index names of each store, as IndexedDB holds them. */
+function indexNames(db: Dexie, tables: readonly string[]): Record<string, string[]> {
+  const tx = db.backendDB().transaction([...tables], 'readonly');
+  return Object.fromEntries(tables.map((t) => [t, [...tx.objectStore(t).indexNames].sort()]));
+}
+
 /** Counts of every table the simulator holds, by table. */
 function serverCounts(server: Simulator): Record<string, number> {
   return Object.fromEntries(TABLES.map((t) => [t, server.store.count(t)]));
@@ -49,7 +63,7 @@ describe.each(STORAGES)('a mirror on %s', (_name, storage: StorageUnderTest) => 
       cleanups.push(() => mirror.close());
       return mirror;
     };
-    return { sim, open };
+    return { sim, device, open };
   }
 
   it('copies the small tenant in pages of 400 and finds every record again after a restart, which resumes with a delta', { timeout: 120_000 }, async () => {
@@ -272,5 +286,62 @@ describe.each(STORAGES)('a mirror on %s', (_name, storage: StorageUnderTest) => 
     expect(server.store.get('orders', oldest.id)).toMatchObject({ note: 'edited before it left the window' });
     expect([...notes.keys()].filter((id) => server.requests.timesPosted('orders', id) !== 1)).toEqual([]);
     expect([...notes].filter(([id, text]) => server.store.get('orders', id)?.note !== text)).toEqual([]);
+  });
+
+  it('upgrades a version 8 database holding the small tenant and waiting edits to the lean indexes of version 9: every row kept across restarts, each edit pushed once, the app\'s own indexes added', { timeout: 120_000 }, async () => {
+    const { sim, device, open } = await setup('small');
+    // A mirror of the current release, elsewhere, makes real rows, with edits left waiting...
+    const scratch = createMirror({ baseUrl: sim.baseUrl, token: sim.token, userAgent: 'pos-cloud-mirror tests (every storage)', dbName: 'scratch', indexedDB: new IDBFactory(), IDBKeyRange, pollIntervalMs: 60_000, pageLimit: 400 });
+    cleanups.push(() => scratch.close());
+    await scratch.syncNow();
+    const live = async (c: 'customers' | 'orders' | 'order_details') => (await scratch.db.collection(c).toArray()).find((r) => r._d === 0)!.id;
+    const [customer, order, item] = [await live('customers'), await live('orders'), await live('order_details')];
+    await scratch.save('customers', { id: customer, phone_number: '+420 602 111 222' });
+    await scratch.save('orders', { id: order, note: 'edited before the upgrade' });
+    await scratch.save('order_details', { id: item, note: 'also before it' });
+    const warehouse = await scratch.save('warehouses', { name: 'Sklad před aktualizací' });
+    const before = await rowsOf(scratch.db);
+    await scratch.close();
+    expect(before._sync_outbox).toHaveLength(4);
+
+    // ...which a version 8 database on this storage holds, written as pulls did, in transactions of up to 500 rows.
+    const old = await device.openDexie(storage.dbName, (db) => db.version(8).stores(VERSION_8_STORES));
+    for (const [table, rows] of Object.entries(before)) {
+      for (let i = 0; i < rows.length; i += 500) await old.db.table(table).bulkAdd(rows.slice(i, i + 500));
+    }
+    expect(old.db.verno).toBe(8);
+    await old.close();
+
+    const indexes = { orders: ['id_customer'], warehouses: ['name'] };
+    const expected = {
+      orders: ['[id_cash_register+date_created]', '_v', 'id_customer'],
+      order_details: ['_v', 'id_order'],
+      customers: ['_v'],
+      warehouses: ['_v', 'name'],
+      _sync_outbox: ['[collection+id]', 'state'],
+    };
+    const upgraded = await open({ indexes, pageLimit: 400 });
+    await upgraded.db.open();
+    expect(upgraded.db.backendDB().version).toBe(90);
+    expect(indexNames(upgraded.db, Object.keys(expected))).toEqual(expected);
+    expect(await rowsOf(upgraded.db)).toEqual(before);
+    expect(await upgraded.db.orders.where('id_customer').equals(String(before.orders!.map((o) => (o as { id_customer: string }).id_customer).find((c) => c !== '0'))).count()).toBeGreaterThan(0);
+    await upgraded.close();
+
+    // A restart finds the upgraded schema and every row; the edits go out once, and the sync is a delta.
+    const restarted = await open({ indexes, pageLimit: 400 });
+    await restarted.db.open();
+    expect(indexNames(restarted.db, Object.keys(expected))).toEqual(expected);
+    expect(await rowsOf(restarted.db)).toEqual(before);
+    sim.requests.clear();
+    await restarted.syncNow();
+    expect(await restarted.pending()).toEqual([]);
+    expect([sim.requests.timesPosted('customers', customer), sim.requests.timesPosted('orders', order), sim.requests.timesPosted('order_details', item), sim.requests.timesPosted('warehouses', warehouse)]).toEqual([1, 1, 1, 1]);
+    expect(sim.store.get('customers', customer)).toMatchObject({ phone_number: '+420 602 111 222' });
+    expect(sim.store.get('orders', order)).toMatchObject({ note: 'edited before the upgrade' });
+    expect(sim.store.get('order_details', item)).toMatchObject({ note: 'also before it' });
+    expect(sim.store.get('warehouses', warehouse)).toMatchObject({ name: 'Sklad před aktualizací' });
+    expect(sim.requests.recent().filter((r) => r.method === 'GET' && r.query['version_start'] === '0')).toEqual([]);
+    expect(await countsOf(restarted)).toEqual(serverCounts(sim));
   });
 });
