@@ -5,7 +5,9 @@
  * a product page's split price rows a group of their own, several pages per transaction, several
  * transactions per collection, the file storage's journal folded into snapshots while it runs);
  * then a restart, an offline edit across a restart, a conflict and a take-over, each as a user
- * meets it. The browser engines run the same write path in `test/browser/`.
+ * meets it; the history window's pruning (on the file storage, with the journal brought near its
+ * fold so that the pruning's deletions fold it), and the upgrade of a version 8 database to the lean
+ * indexes of version 9. The browser engines run the same write path in `test/browser/`.
  */
 import type { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
