@@ -2,35 +2,10 @@ import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MirrorDb } from '../../src/db/mirror-db.js';
+import { INFLIGHT_STORE, QUARANTINE_STORE } from '../../src/db/stores.js';
+import { version1Stores } from '../../src/db/version-1-stores.js';
 import { startMirrorFixture, type MirrorFixture } from '../mirror/fixture.js';
-
-/**
- * The stores of schema version 8 as that release declared them (IndexedDB version 80), frozen here
- * so that the upgrade is tested from what databases out there hold, whatever the current ones become.
- */
-const VERSION_8_STORES: Readonly<Record<string, string>> = {
-  products: 'id, _v, date_created, id_category, barcode, ean13, sku, name, *__search',
-  customers: 'id, _v, date_created, email, barcode, lastname',
-  product_price_matrix: 'id, _v, date_created, id_product',
-  shops: 'id, _v',
-  cash_registers: 'id, _v, id_shop',
-  employees: 'id, _v, date_created',
-  park_locations: 'id, _v, date_created',
-  shifts: 'id, _v, date_created',
-  stock_history: 'id, _v, date_created, id_stockup, id_warehouse, id_record, [id_warehouse+id_record]',
-  stockup: 'id, _v, date_created, id_warehouse',
-  transactions: 'id, _v, date_created, id_order, id_customer',
-  warehouses: 'id, _v, date_created',
-  orders: 'id, _v, date_created, id_cash_register, id_customer, id_shop, id_shift, id_employee, [id_cash_register+date_created]',
-  order_details: 'id, _v, date_created, id_order, id_product, id_customer, id_cash_register',
-  categories: 'id, _v, id_category_parent, *__search',
-  _sync_checkpoints: 'collection',
-  _sync_quarantine: 'key, collection, at',
-  _sync_outbox: '++seq, &[collection+id], collection, state',
-  _sync_conflicts: 'key, collection, at',
-  _sync_meta: 'key',
-  _sync_inflight: '++key',
-};
+import { VERSION_8_STORES } from './version-8-stores.js';
 
 /** Every row of every table of a database, by table. */
 async function rowsOf(db: Dexie): Promise<Record<string, unknown[]>> {
@@ -53,6 +28,17 @@ afterEach(async () => {
 });
 
 describe('MirrorDb schema version 9 (lean indexes)', () => {
+  it('upgrades from the stores version 8 declared: version 1\'s, with search words and the quarantine keyed by record', () => {
+    const v1 = version1Stores();
+    expect(VERSION_8_STORES).toEqual({
+      ...v1,
+      products: `${v1.products}, *__search`,
+      categories: `${v1.categories}, *__search`,
+      _sync_quarantine: QUARANTINE_STORE,
+      _sync_inflight: INFLIGHT_STORE,
+    });
+  });
+
   it('upgrades a version 8 database holding pending edits, a conflict and checkpoints: every row is kept, and the edits push', async () => {
     fixture = await startMirrorFixture();
     const { sim } = fixture;
