@@ -238,5 +238,4 @@ describeEngines(
       expectNoPageErrors(stage);
     });
   },
-  ['chromium'],
 );
