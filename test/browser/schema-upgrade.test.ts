@@ -9,12 +9,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultDbName } from '../../src/db/db-name.js';
 import type { OutboxEntry } from '../../src/db/sync-rows.js';
 import { generateId } from '../../src/ids/index.js';
+import { DEFAULT_INDEXES } from '../../src/db/stores.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { validateWrite } from '../../src/schema/index.js';
 import type { PageWindow } from './page/harness.js';
 import * as truth from './sim-truth.js';
 import { expectNoPageErrors, freshTenant, pageReady, startStage, type Stage } from './stage.js';
 import { describeEngines } from '../engines/describe-engines.js';
+
+/** The tables version 9 took indexes from. */
+const LEAN = ['orders', 'order_details', 'customers', 'stock_history'] as const;
 
 describeEngines('an upgrade from the previous schema version in %s', { timeout: 60_000 }, (engine) => {
   let stage: Stage;
@@ -27,7 +31,7 @@ describeEngines('an upgrade from the previous schema version in %s', { timeout: 
     await stage?.close();
   });
 
-  it('keeps the pending edits, indexes the products for search, and pushes the edits once', async () => {
+  it('keeps the pending edits, indexes the products for search, keeps only the lean indexes, and pushes the edits once', async () => {
     const { sim } = stage;
     const tenant = freshTenant('upgrade');
     const left = previousReleaseRows(stage);
@@ -38,7 +42,7 @@ describeEngines('an upgrade from the previous schema version in %s', { timeout: 
     // The new release is loaded (the page's script is the current library) and opens it.
     await tab.reload();
     await pageReady(tab);
-    const opened = await tab.evaluate(async ({ o, edited }) => {
+    const opened = await tab.evaluate(async ({ o, edited, lean }) => {
       const { conformance } = window as unknown as PageWindow;
       const mirror = conformance.openMirror(o);
       await mirror.db.open();
@@ -48,14 +52,22 @@ describeEngines('an upgrade from the previous schema version in %s', { timeout: 
         pending: (await mirror.pending()).map((e) => [e.op, e.id, e.changed.join(',')].join(' ')).sort(),
         phone: (await mirror.db.customers.get(edited))?.phone_number,
         kava: (await mirror.query.searchProducts('kava', { limit: 50 })).map((p) => p.id),
+        indexes: Object.fromEntries(
+          lean.map((table) => {
+            const idb = mirror.db.backendDB();
+            return [table, [...idb.transaction(table).objectStore(table).indexNames].sort()];
+          }),
+        ),
       };
-    }, { o: { token: sim.token, tenant, pollIntervalMs: 600_000 }, edited: left.edited });
+    }, { o: { token: sim.token, tenant, pollIntervalMs: 600_000 }, edited: left.edited, lean: LEAN });
     expect(opened).toEqual({
       name: dbName,
       version: 90,
       pending: left.pending,
       phone: '+420 600 000 006',
       kava: truth.searchProducts(sim, 'kava', 50),
+      // Version 9's lean indexes, in the engine's own database: those a helper or the sync reads by.
+      indexes: Object.fromEntries(LEAN.map((table) => [table, [...DEFAULT_INDEXES[table]].sort()])),
     });
     expect(opened.kava.length).toBeGreaterThan(1);
 
