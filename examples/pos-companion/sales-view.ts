@@ -50,13 +50,17 @@ async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterS
  * complete yet, and how far the older history has come.
  */
 export function salesView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
-  const note = h('div', { class: 'notice sales-note', 'data-test': 'sales-note', role: 'status' });
+  const note = h('div', { class: 'notice sales-note', 'data-test': 'sales-note', role: 'status', hidden: true });
   const summary = h('div', { class: 'sales-summary' });
   const grid = h('div', { class: 'register-grid', 'data-test': 'registers' });
   replace(el, note, summary, grid);
-  const stopNote = showSalesNote(note, mirror);
+  let stopNote: (() => void) | undefined;
 
   const render = (rows: RegisterSales[]) => {
+    // The note follows the status from the first figures shown: until the mirror has read its
+    // checkpoints (just after it opens, before this view's reads answer), no group looks complete,
+    // and an app opened on a complete copy would flash "still arriving".
+    stopNote ??= showSalesNote(note, mirror);
     const now = Date.now();
     if (rows.length === 0) {
       replace(summary);
@@ -85,7 +89,7 @@ export function salesView(el: HTMLElement, mirror: Mirror, locale: string | unde
     replace(grid, notice);
   });
   return () => {
-    stopNote();
+    stopNote?.();
     sub.unsubscribe();
   };
 }
