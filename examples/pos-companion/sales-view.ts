@@ -3,6 +3,7 @@ import { money, paymentLabel, quantity, when } from '../shared/format.js';
 import { isLive, type Mirror, type StoredRecord } from 'pos-cloud-mirror';
 import { orderTotal, ordersToday } from '../shared/sales.js';
 import { showLive } from '../shared/view-problem.js';
+import { showSalesNote } from './sales-note.js';
 
 /** Orders shown per register. */
 const ORDERS_PER_REGISTER = 8;
@@ -45,14 +46,21 @@ async function loadRegisterSales(mirror: Mirror, now: number): Promise<RegisterS
 /**
  * The live overview of sales: one card per register with its latest orders, updating as the
  * registers sell (the syncing tab polls `orders/latest` for each register; every tab re-renders
- * through a live query).
+ * through a live query). During a first sync a note above says whether today's figures are
+ * complete yet, and how far the older history has come.
  */
 export function salesView(el: HTMLElement, mirror: Mirror, locale: string | undefined): () => void {
+  const note = h('div', { class: 'notice sales-note', 'data-test': 'sales-note', role: 'status', hidden: true });
   const summary = h('div', { class: 'sales-summary' });
   const grid = h('div', { class: 'register-grid', 'data-test': 'registers' });
-  replace(el, summary, grid);
+  replace(el, note, summary, grid);
+  let stopNote: (() => void) | undefined;
 
   const render = (rows: RegisterSales[]) => {
+    // The note follows the status from the first figures shown: until the mirror has read its
+    // checkpoints (just after it opens, before this view's reads answer), no group looks complete,
+    // and an app opened on a complete copy would flash "still arriving".
+    stopNote ??= showSalesNote(note, mirror);
     const now = Date.now();
     if (rows.length === 0) {
       replace(summary);
@@ -70,7 +78,7 @@ export function salesView(el: HTMLElement, mirror: Mirror, locale: string | unde
     replace(
       summary,
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Takings today'), h('strong', { class: 'money', 'data-test': 'takings-today' }, takings)),
-      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num' }, quantity(count, locale))),
+      h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Sales today'), h('strong', { class: 'num', 'data-test': 'sales-today' }, quantity(count, locale))),
       h('div', { class: 'stat card' }, h('span', { class: 'muted' }, 'Registers'), h('strong', { class: 'num' }, String(rows.length))),
     );
     replace(grid, rows.map((row) => registerCard(row, now, locale)));
@@ -80,7 +88,10 @@ export function salesView(el: HTMLElement, mirror: Mirror, locale: string | unde
     replace(summary);
     replace(grid, notice);
   });
-  return () => sub.unsubscribe();
+  return () => {
+    stopNote?.();
+    sub.unsubscribe();
+  };
 }
 
 function registerCard(row: RegisterSales, now: number, locale: string | undefined): HTMLElement {
@@ -92,8 +103,8 @@ function registerCard(row: RegisterSales, now: number, locale: string | undefine
     h('div', { class: 'card-head' },
       h('div', null, h('h3', null, String(row.register.name ?? 'Register')), h('div', { class: 'muted small' }, place)),
       h('div', { class: 'register-today' },
-        h('span', { class: 'money' }, money(row.todayTotal, row.shop?.currency as string | undefined, locale)),
-        h('span', { class: 'muted small' }, `${row.todayCount} sale${row.todayCount === 1 ? '' : 's'} today`))),
+        h('span', { class: 'money', 'data-test': 'register-takings-today' }, money(row.todayTotal, row.shop?.currency as string | undefined, locale)),
+        h('span', { class: 'muted small', 'data-test': 'register-sales-today', 'data-count': row.todayCount }, `${row.todayCount} sale${row.todayCount === 1 ? '' : 's'} today`))),
     row.orders.length === 0
       ? h('div', { class: 'empty' }, 'No sales yet')
       : h('table', { class: 'orders' },

@@ -3,7 +3,8 @@
  * except what a test takes away from the page's way to the service (its path): cut it whole, as a
  * lost network does (the page and its scripts are still served, as an app shell a device has
  * cached), or hold chosen requests, before they reach the service or after it has answered, while
- * the test reloads or closes the page. Engine-neutral: no browser's own offline switch is used.
+ * the test reloads or closes the page, or until it lets them through (a slow service).
+ * Engine-neutral: no browser's own offline switch is used.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,12 @@ export interface Stall {
    * answer cut after its headers is not sent again by any engine).
    */
   end(cut?: 'after-headers' | 'before-answer'): void;
+  /**
+   * Lets the requests held go on as if they had never been held (one held before the service
+   * goes to it now; an answer held reaches the page whole), and holds no more: a slow service,
+   * where `end()` is a broken one.
+   */
+  release(): void;
 }
 
 /** The front server. */
@@ -46,7 +53,8 @@ export interface Front {
 interface Held {
   match(url: URL, method: string): boolean;
   point: StallPoint;
-  hold(req: IncomingMessage, url: URL, answered?: { res: ServerResponse; answer: IncomingMessage }): void;
+  /** Holds a request; `pass` lets it go on (to the service, or its answer kept to the page). */
+  hold(req: IncomingMessage, url: URL, pass: () => void, answered?: { res: ServerResponse; answer: IncomingMessage }): void;
 }
 
 /** Starts a {@link Front} for the app server at `appUrl`, whose service lives under `servicePath`. */
@@ -55,26 +63,17 @@ export async function startFront(appUrl: string, servicePath: string): Promise<F
   const stalls = new Set<Held>();
   let cut = false;
   let origin = '';
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let held: Held | undefined;
-    let url: URL | undefined;
-    if ((req.url ?? '').startsWith(servicePath)) {
-      if (cut) {
-        req.socket.destroy();
-        return;
-      }
-      url = new URL(req.url ?? '/', origin);
-      held = [...stalls].find((s) => s.match(url!, req.method ?? 'GET'));
-      if (held?.point === 'request') {
-        held.hold(req, url);
-        return;
-      }
-    }
+  const forward = (req: IncomingMessage, res: ServerResponse, held?: { by: Held; url: URL }) => {
     const upstream = request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      if (held && url) {
+      if (held) {
         // The service has handled the request: its answer is read and kept from the page.
-        answer.resume();
-        answer.on('end', () => held.hold(req, url, { res, answer }));
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        const pass = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(body));
+        };
+        answer.on('end', () => held.by.hold(req, held.url, pass, { res, answer }));
         return;
       }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -82,6 +81,20 @@ export async function startFront(appUrl: string, servicePath: string): Promise<F
     });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
+  };
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (!(req.url ?? '').startsWith(servicePath)) {
+      forward(req, res);
+      return;
+    }
+    if (cut) {
+      req.socket.destroy();
+      return;
+    }
+    const url = new URL(req.url ?? '/', origin);
+    const held = [...stalls].find((s) => s.match(url, req.method ?? 'GET'));
+    if (held?.point === 'request') held.hold(req, url, () => forward(req, res));
+    else forward(req, res, held && { by: held, url });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -94,10 +107,12 @@ export async function startFront(appUrl: string, servicePath: string): Promise<F
       let reach!: (url: URL) => void;
       const reached = new Promise<URL>((resolve) => (reach = resolve));
       const ends: ((cut: 'after-headers' | 'before-answer') => void)[] = [];
+      const passes: (() => void)[] = [];
       const held: Held = {
         match,
         point,
-        hold(req, url, answered) {
+        hold(req, url, pass, answered) {
+          passes.push(pass);
           ends.push((cut) => {
             if (answered && cut === 'after-headers') {
               answered.res.writeHead(answered.answer.statusCode ?? 502, answered.answer.headers);
@@ -114,7 +129,13 @@ export async function startFront(appUrl: string, servicePath: string): Promise<F
         reached,
         end(cut = 'after-headers') {
           stalls.delete(held);
+          passes.length = 0;
           for (const end of ends.splice(0)) end(cut);
+        },
+        release() {
+          stalls.delete(held);
+          ends.length = 0;
+          for (const pass of passes.splice(0)) pass();
         },
       };
     },

@@ -43,3 +43,16 @@ export function livePriceRow(sim: Simulator, now = Date.now()): { product: Rec; 
 export function postsOf(sim: Simulator, collection: string, id: string): number {
   return sim.requests.timesPosted(collection, id);
 }
+
+/**
+ * A register's sales since `since` (ms) as the Sales view counts them: its orders created since
+ * then, not deleted and not canceled, and what they were paid, tax included (money x 1000), with
+ * the currency of the register's shop.
+ */
+export function salesSinceOf(sim: Simulator, idCashRegister: string, since: number): { count: number; total: number; currency: string | undefined } {
+  const orders = (sim.store.list('orders') as Rec[]).filter((o) => !o._d && !o.date_canceled && o.id_cash_register === idCashRegister && Number(o.date_created) >= since);
+  const paid = (o: Rec) => (typeof o.total_paid_tax_incl === 'number' ? o.total_paid_tax_incl : typeof o.total_paid_real === 'number' ? o.total_paid_real : 0);
+  const register = sim.store.get('cash_registers', idCashRegister) as Rec | undefined;
+  const shop = register && (sim.store.get('shops', String(register.id_shop)) as Rec | undefined);
+  return { count: orders.length, total: orders.reduce((sum, o) => sum + paid(o), 0), currency: typeof shop?.currency === 'string' ? shop.currency : undefined };
+}
