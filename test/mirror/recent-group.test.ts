@@ -2,6 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMirror, type Mirror } from '../../src/mirror/create-mirror.js';
 import type { MirrorOptions } from '../../src/mirror/options.js';
+import type { CollectionSyncProgress } from '../../src/mirror/status.js';
 import { decodeId } from '../../src/ids/decode-id.js';
 import { COLLECTIONS } from '../../src/schema/collections.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -61,6 +62,8 @@ describe('the recent sync group', () => {
   it('has every order of the last day and its items in once whenSynced("recent") resolves, older orders not all yet, and the sync then ends equal to the server', async () => {
     const server = await startSimulator();
     const mirror = mirrorOf(server);
+    const ordersProgress: CollectionSyncProgress[] = [];
+    mirror.progress.subscribe((p) => p.collections.orders && ordersProgress.push(p.collections.orders));
     const sync = mirror.syncNow();
     await mirror.whenSynced('recent');
     const since = Date.now() - DAY;
@@ -80,6 +83,10 @@ describe('the recent sync group', () => {
 
     await sync;
     expect(mirror.status.value.groups).toMatchObject({ recent: { initialDone: true }, history: { initialDone: true } });
+    // The history took the orders up where the recent group paused them: a continuation, not a resumption.
+    const pausedWith = Math.max(...ordersProgress.filter((p) => p.continuedAt === undefined).map((p) => p.records));
+    expect(ordersProgress.find((p) => p.continuedAt !== undefined)).toMatchObject({ continuedAt: pausedWith });
+    expect(ordersProgress.filter((p) => p.resumedAt !== undefined)).toEqual([]);
     await expectConverged(mirror.db, server, COLLECTIONS);
   });
 

@@ -19,8 +19,20 @@ export interface CollectionProgress {
    * `backward`, above it when `forward`.
    */
   direction?: 'forward' | 'backward' | undefined;
-  /** Records the traversal had applied before it was interrupted, when it resumed from its saved cursor. */
+  /**
+   * Records the traversal had applied before it was interrupted, when it resumed from its saved
+   * cursor (an earlier run failed or the app was closed mid-pull). Not set when the traversal goes
+   * on from where a sync group with `days` paused it (see {@link continuedAt}).
+   */
   resumedAt?: number | undefined;
+  /**
+   * Records the traversal had applied when this pull took it up again from where a sync group with
+   * `days` paused it at its edge (`recent`: the last day's orders are in, the older history
+   * follows): the first sync going on as planned, not a resumption after an interruption. A
+   * continuation interrupted in its turn is reported so again when taken up (the checkpoint keeps
+   * the edge, not how far past it the interrupted run got).
+   */
+  continuedAt?: number | undefined;
 }
 
 /** What one pull of one collection did. */

@@ -126,7 +126,15 @@ export function createPuller(options: PullerOptions): Puller {
     const versionStart = cursor?.versionStart ?? row.checkpoint;
     // A new traversal takes the direction of its collection; a resumed one keeps its own.
     const direction = directionOf(collection, row);
-    const progress: CollectionProgress = { records: cursor?.records ?? 0, pages: 0, done: false, direction, ...(cursor ? { resumedAt: cursor.records } : {}) };
+    // A traversal a sync group paused at its edge goes on (as planned) when no edge is asked of it now.
+    const continued = cursor !== undefined && row.pausedAt !== undefined && pauseAt === undefined;
+    const progress: CollectionProgress = {
+      records: cursor?.records ?? 0,
+      pages: 0,
+      done: false,
+      direction,
+      ...(cursor ? (continued ? { continuedAt: cursor.records } : { resumedAt: cursor.records }) : {}),
+    };
     const elapsed = early?.elapsed ?? startStopwatch(now);
     const tables = [...applyTables(db, collection), db._sync_checkpoints];
     const { stopAt, pauses, outside, window } = edgesOf(collection, direction, versionStart, pauseAt);
