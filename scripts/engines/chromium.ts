@@ -32,6 +32,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
   // The first, blank page the persistent context opens with is not a tab of the caller's.
   for (const page of context.pages()) await page.close();
   let stopped: number[] = [];
+  const pageProcesses = (): number[] => matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
   return {
     engine: 'chromium',
     version,
@@ -41,8 +42,9 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
       await page.addInitScript(NAME_HELPER);
       return chromiumTab(page, options.storageLimit);
     },
+    pageProcesses,
     async suspend(suspended) {
-      if (suspended) stopped = matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
+      if (suspended) stopped = pageProcesses();
       signalAll(stopped, suspended);
       if (!suspended) stopped = [];
     },

@@ -61,6 +61,12 @@ export interface EngineBrowser {
    */
   suspend(suspended: boolean): Promise<void>;
   /**
+   * The processes that run the browser's pages now (process ids, read from `/proc`): Chromium's
+   * renderers, Firefox's web content processes, WebKit's `WebKitWebProcess`es. The ones
+   * {@link suspend} stops, and whose memory a day at the register reads (`memoryOf`).
+   */
+  pageProcesses(): number[];
+  /**
    * Kills the process that serves the browser's IndexedDB, where it runs apart from the browser
    * and the pages, as iOS ends WebKit's when an app goes to the background: WebKit's
    * `WebKitNetworkProcess`, in the WebKit driven through its inspector (`launchInspectedWebKit`;

@@ -36,6 +36,10 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
   const version = (await browser.version()).replace(/^firefox\//i, 'Firefox ');
   const root = browser.process()?.pid;
   let stopped: number[] = [];
+  const pageProcesses = (): number[] => {
+    if (root === undefined) throw new Error('Firefox: the browser process is not known, its page processes cannot be found');
+    return descendants(root, /-contentproc.*\btab\b/);
+  };
   return {
     engine: 'firefox',
     version,
@@ -45,9 +49,9 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
       await page.evaluateOnNewDocument(NAME_HELPER);
       return firefoxTab(page);
     },
+    pageProcesses,
     async suspend(suspended) {
-      if (root === undefined) throw new Error('Firefox: the browser process is not known, it cannot be suspended');
-      if (suspended) stopped = descendants(root, /-contentproc.*\btab\b/);
+      if (suspended) stopped = pageProcesses();
       signalAll(stopped, suspended);
       if (!suspended) stopped = [];
     },

@@ -1,6 +1,7 @@
 /**
- * The page processes of a running browser, read from `/proc`, to suspend and resume them together
- * (SIGSTOP, SIGCONT): what a closed laptop lid does to every tab at once.
+ * The page processes of a running browser, read from `/proc`: to suspend and resume them together
+ * (SIGSTOP, SIGCONT), what a closed laptop lid does to every tab at once, and to read the memory
+ * they hold.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -89,4 +90,33 @@ export function startedAgoMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The memory `pids` hold together (bytes): the sum of each one's proportional set size (`Pss` in
+ * `/proc/<pid>/smaps_rollup`), so pages the processes share (the engine's libraries, shared
+ * memory between them) count once in all; a process without that file counts its resident set
+ * (`VmRSS`). A process that ended while it was read counts nothing.
+ */
+export function memoryOf(pids: readonly number[]): number {
+  let bytes = 0;
+  for (const pid of pids) {
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      bytes += kilobytes(rollup, 'Pss');
+    } catch {
+      try {
+        bytes += kilobytes(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS');
+      } catch {
+        // Gone.
+      }
+    }
+  }
+  return bytes;
+}
+
+/** The `name:  N kB` line of a `/proc` file, in bytes (0 when absent). */
+function kilobytes(text: string, name: string): number {
+  const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text);
+  return match ? Number(match[1]) * 1024 : 0;
 }

@@ -25,6 +25,7 @@ export function launchInspectedWebKit(): Promise<EngineBrowser> {
     if (!page) throw new Error('inspected WebKit: no page yet (the tab has not been sent anywhere)');
     return page.pid;
   };
+  const pageProcesses = (): number[] => descendants(pid(), /WebKitWebProcess/);
   return Promise.resolve({
     engine: 'webkit',
     version: 'WebKitGTK (MiniBrowser, through its inspector)',
@@ -32,8 +33,9 @@ export function launchInspectedWebKit(): Promise<EngineBrowser> {
       if (++tabs > 1) throw new Error('inspected WebKit: one tab only');
       return inspectedTab(async (url) => (page = await inspectWebKitPage(url)), () => page);
     },
+    pageProcesses,
     async suspend(suspended) {
-      if (suspended) stopped = descendants(pid(), /WebKitWebProcess/);
+      if (suspended) stopped = pageProcesses();
       signalAll(stopped, suspended);
       if (!suspended) stopped = [];
     },

@@ -83,6 +83,7 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
   const keeper = session.getWindowHandle();
   let stopped: number[] = [];
   const version = `WebKitGTK ${String(session.capabilities.browserVersion ?? 'unknown')} (MiniBrowser)`;
+  const pageProcesses = (): number[] => descendants(driver.pid!, /WebKitWebProcess/);
   return {
     engine: 'webkit',
     version,
@@ -93,8 +94,9 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       await inWindow(handle, () => session.setWindowSize(viewport.width, viewport.height));
       return webkitTab(session, handle, inWindow, keeper);
     },
+    pageProcesses,
     async suspend(suspended) {
-      if (suspended) stopped = descendants(driver.pid!, /WebKitWebProcess/);
+      if (suspended) stopped = pageProcesses();
       signalAll(stopped, suspended);
       if (!suspended) stopped = [];
     },

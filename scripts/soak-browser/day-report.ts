@@ -17,8 +17,14 @@ export function formatDay(day: DayResult): string[] {
       `    outbox ${span(t.outbox, String)}; rejected ${span(t.rejected, String)}; conflicts ${span(t.conflicts, String)}; quarantined ${span(t.quarantined, String)}`,
     );
   }
+  const pages = day.summary.pages;
+  if (pages) {
+    lines.push(
+      `  page processes: ${pages.followed} ran from the first sync to the end (${pages.processes.min === pages.processes.max ? pages.processes.min : `${pages.processes.min}-${pages.processes.max}`} at a reading), every tab together, ${pages.samples} readings over ${pages.minutes.toFixed(1)} min: memory of those ${span(pages.bytes, mb)}; growth ${signed(pages.growth)}, line ${signed(pages.slopePer10Min)} per 10 min`,
+    );
+  }
   for (const failure of day.failures) lines.push(`  a reading failed: ${failure}`);
-  for (const aim of day.summary.aims) lines.push(`  ${aim.met === null ? 'n/a ' : aim.met ? 'met ' : 'MISSED'} ${aim.aim}, tab ${aim.tab}: ${aim.detail}`);
+  for (const aim of day.summary.aims) lines.push(`  ${aim.met === null ? 'n/a ' : aim.met ? 'met ' : 'MISSED'} ${aim.aim}, ${aim.tab === null ? 'page processes' : `tab ${aim.tab}`}: ${aim.detail}`);
   lines.push(day.summary.missed === 0 ? 'day: every aim met (or n/a in this engine)' : `day: ${day.summary.missed} aim(s) missed`, `series: ${day.file}`);
   return lines;
 }

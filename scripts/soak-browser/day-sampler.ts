@@ -7,9 +7,13 @@
  * (`Runtime.getHeapUsage`, as the browser benchmark reads it), after a forced collection
  * (`HeapProfiler.collectGarbage`), so garbage not yet collected does not pass for growth. Firefox
  * and WebKit driven through WebDriver give none (`null`, reported as n/a).
+ *
+ * Each round also reads the browser's page processes once, for all the tabs: the memory each
+ * holds (`memoryOf`, from `/proc`), the reading every engine gives.
  */
-import type { EngineName } from '../engines/index.js';
-import type { DayPhase, DaySample } from './day-series.js';
+import type { EngineBrowser, EngineName } from '../engines/index.js';
+import { memoryOf } from '../engines/processes.js';
+import type { DayPhase, DaySample, PagesSample } from './day-series.js';
 import type { PageFootprint } from './page/soak-page.js';
 import type { SoakTab } from './soak-tab.js';
 
@@ -26,10 +30,26 @@ export function heapMeasure(engine: EngineName): string {
 /** The readings of one run. */
 export class DaySampler {
   readonly samples: DaySample[] = [];
+  /** The page processes' readings, one a round. */
+  readonly pageSamples: PagesSample[] = [];
   /** Readings that failed (a tab that did not answer), with why. */
   readonly failures: string[] = [];
 
-  constructor(private readonly started: number) {}
+  constructor(
+    private readonly started: number,
+    private readonly browser: EngineBrowser,
+  ) {}
+
+  /** Reads each of `tabs`, then the page processes. */
+  async round(tabs: readonly SoakTab[], phase: DayPhase): Promise<void> {
+    for (const tab of tabs) await this.sample(tab, phase);
+    try {
+      const processes = Object.fromEntries(this.browser.pageProcesses().map((pid) => [pid, memoryOf([pid])]));
+      this.pageSamples.push({ atMs: Math.round(performance.now() - this.started), phase, processes });
+    } catch (error) {
+      this.failures.push(`page processes, ${phase}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  }
 
   /** Reads one tab now. */
   async sample(tab: SoakTab, phase: DayPhase): Promise<void> {
@@ -48,7 +68,7 @@ export class DaySampler {
     for (let next = performance.now() + SAMPLE_EVERY_MS; ; next += SAMPLE_EVERY_MS) {
       while (going() && performance.now() < next) await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, next - performance.now())));
       if (!going()) return;
-      for (const tab of tabs()) await this.sample(tab, 'run');
+      await this.round(tabs(), 'run');
     }
   }
 }

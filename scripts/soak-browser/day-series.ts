@@ -12,6 +12,14 @@
  * - **sync tables empty**: once the run settled, no outbox entry, rejected push, conflict or
  *   quarantined record is left.
  *
+ * The browser's page processes are read as well, once a round for all the tabs (the tabs of one
+ * origin share processes, so no reading is one tab's): the memory each holds (`memoryOf`). It
+ * holds more than the JS heap (the engine's own caches, its DOM, code), and it is the reading
+ * Firefox and WebKit give. The series follows the processes that ran from the first sync to the
+ * end, the ones serving the tabs all along: a process the engine starts later (a spare one kept
+ * ready for the next tab) or ends would read as a step of tens of MB that no page made. **Page
+ * memory flat** judges their sum as the heap is judged.
+ *
  * An aim the engine gives no reading for (no heap in Firefox or WebKit under WebDriver, no
  * storage estimate) is neither met nor missed: `n/a`.
  */
@@ -39,6 +47,31 @@ export interface DaySample {
   rejected: number;
   conflicts: number;
   quarantined: number;
+}
+
+/** The browser's page processes at one moment, all tabs together. */
+export interface PagesSample {
+  /** Since the run started (ms). */
+  atMs: number;
+  phase: DayPhase;
+  /** The memory each page process held (bytes, `memoryOf`), by process id. */
+  processes: Record<number, number>;
+}
+
+/** What the page processes' series says. */
+export interface PagesSeries {
+  samples: number;
+  /** Minutes from the reading after the first sync to the last. */
+  minutes: number;
+  bytes: SeriesStats;
+  /** Last reading less the one after the first sync (bytes). */
+  growth: number;
+  /** The least-squares line's slope through the readings from the first sync on, per 10 minutes (bytes). */
+  slopePer10Min: number;
+  /** How many processes the series follows (those that ran from the first sync to the end). */
+  followed: number;
+  /** Fewest and most page processes running at a reading, followed or not. */
+  processes: { min: number; max: number };
 }
 
 /** A measure's readings over a tab's series; null where there was none. */
@@ -70,10 +103,10 @@ export interface TabSeries {
   quarantined: SeriesStats;
 }
 
-/** One aim for one tab: met, missed (`false`), or not measurable here (`null`). */
+/** One aim for one tab (or for the page processes of every tab, `tab: null`): met, missed (`false`), or not measurable here (`null`). */
 export interface DayAim {
-  aim: 'heap flat' | 'bytes per record steady' | 'sync tables empty';
-  tab: number;
+  aim: 'heap flat' | 'bytes per record steady' | 'sync tables empty' | 'page memory flat';
+  tab: number | null;
   met: boolean | null;
   detail: string;
 }
@@ -81,6 +114,8 @@ export interface DayAim {
 /** The series of a run, summed up. */
 export interface DaySummary {
   tabs: TabSeries[];
+  /** The page processes' series; null where none was read. */
+  pages: PagesSeries | null;
   aims: DayAim[];
   /** The aims missed (`met === false`). */
   missed: number;
@@ -98,12 +133,50 @@ export function heapTolerance(afterFirstSync: number): number {
   return Math.max(HEAP_NOISE_BYTES, HEAP_NOISE_SHARE * afterFirstSync);
 }
 
-/** Sums up every tab's series and judges the aims (see the file's comment). */
-export function summarizeDay(samples: readonly DaySample[]): DaySummary {
+/** Sums up every tab's series and the page processes' series, and judges the aims (see the file's comment). */
+export function summarizeDay(samples: readonly DaySample[], pageSamples: readonly PagesSample[] = []): DaySummary {
   const slots = [...new Set(samples.map((s) => s.tab))].sort((a, b) => a - b);
   const tabs = slots.map((slot) => tabSeries(slot, samples.filter((s) => s.tab === slot).sort((a, b) => a.atMs - b.atMs)));
-  const aims = tabs.flatMap(judge);
-  return { tabs, aims, missed: aims.filter((a) => a.met === false).length };
+  const pages = pagesSeries([...pageSamples].sort((a, b) => a.atMs - b.atMs));
+  const aims = [...tabs.flatMap(judge), ...(pages ? [flatness('page memory flat', null, pages.bytes, pages.growth, pages.slopePer10Min, pages.minutes)] : [])];
+  return { tabs, pages, aims, missed: aims.filter((a) => a.met === false).length };
+}
+
+function pagesSeries(series: readonly PagesSample[]): PagesSeries | null {
+  if (series.length === 0) return null;
+  const from = Math.max(0, series.findIndex((s) => s.phase !== 'start'));
+  const settled = series.slice(from);
+  const last = settled[settled.length - 1]!.processes;
+  const followed = Object.keys(settled[0]!.processes).filter((pid) => pid in last);
+  const sum = (s: PagesSample) => followed.reduce((total, pid) => total + (s.processes[Number(pid)] ?? 0), 0);
+  const bytes = stats(series, sum, from)!;
+  const counts = series.map((s) => Object.keys(s.processes).length);
+  return {
+    samples: series.length,
+    minutes: (settled[settled.length - 1]!.atMs - settled[0]!.atMs) / 60_000,
+    bytes,
+    growth: bytes.last - bytes.afterFirstSync,
+    slopePer10Min: settled.length >= 2 ? leastSquaresSlope(settled.map((s) => [s.atMs, sum(s)] as const)) * 600_000 : 0,
+    followed: followed.length,
+    processes: { min: Math.min(...counts), max: Math.max(...counts) },
+  };
+}
+
+/**
+ * Whether a memory reading stayed flat after the first sync: it grew when both its last reading
+ * and its fitted line rose beyond {@link heapTolerance}.
+ */
+function flatness(aim: 'heap flat' | 'page memory flat', tab: number | null, reading: SeriesStats, growth: number, slopePer10Min: number, minutes: number): DayAim {
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const tolerance = heapTolerance(reading.afterFirstSync);
+  const fittedRise = (slopePer10Min * minutes) / 10;
+  const grew = growth > tolerance && fittedRise > tolerance;
+  return {
+    aim,
+    tab,
+    met: !grew,
+    detail: `${mb(reading.afterFirstSync)} after the first sync, ${mb(reading.last)} at the end (${growth >= 0 ? '+' : ''}${mb(growth)}; line ${slopePer10Min >= 0 ? '+' : ''}${mb(slopePer10Min)} per 10 min); noise up to ${mb(tolerance)}`,
+  };
 }
 
 function tabSeries(tab: number, series: readonly DaySample[]): TabSeries {
@@ -136,20 +209,10 @@ function tabSeries(tab: number, series: readonly DaySample[]): TabSeries {
 }
 
 function judge(t: TabSeries): DayAim[] {
-  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  let heap: DayAim;
-  if (!t.heap || t.heapGrowth === null || t.heapSlopePer10Min === null) heap = { aim: 'heap flat', tab: t.tab, met: null, detail: 'n/a: the engine gives no heap reading' };
-  else {
-    const tolerance = heapTolerance(t.heap.afterFirstSync);
-    const fittedRise = (t.heapSlopePer10Min * t.minutes) / 10;
-    const grew = t.heapGrowth > tolerance && fittedRise > tolerance;
-    heap = {
-      aim: 'heap flat',
-      tab: t.tab,
-      met: !grew,
-      detail: `${mb(t.heap.afterFirstSync)} after the first sync, ${mb(t.heap.last)} at the end (${t.heapGrowth >= 0 ? '+' : ''}${mb(t.heapGrowth)}; line ${t.heapSlopePer10Min >= 0 ? '+' : ''}${mb(t.heapSlopePer10Min)} per 10 min); noise up to ${mb(tolerance)}`,
-    };
-  }
+  const heap: DayAim =
+    !t.heap || t.heapGrowth === null || t.heapSlopePer10Min === null
+      ? { aim: 'heap flat', tab: t.tab, met: null, detail: 'n/a: the engine gives no heap reading' }
+      : flatness('heap flat', t.tab, t.heap, t.heapGrowth, t.heapSlopePer10Min, t.minutes);
   let bytes: DayAim;
   if (!t.bytesPerRecord) bytes = { aim: 'bytes per record steady', tab: t.tab, met: null, detail: 'n/a: the engine gives no storage estimate' };
   else {
@@ -172,7 +235,7 @@ function judge(t: TabSeries): DayAim[] {
 }
 
 /** A measure's first, after-first-sync (at `from`), least, most and last readings; null when it has no reading. */
-function stats(series: readonly DaySample[], read: (s: DaySample) => number | null, from: number): SeriesStats | null {
+function stats<S>(series: readonly S[], read: (s: S) => number | null, from: number): SeriesStats | null {
   const values = series.map(read);
   const known = values.filter((v): v is number => v !== null);
   if (known.length === 0) return null;

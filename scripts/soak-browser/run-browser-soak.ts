@@ -125,15 +125,15 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
 
       // The first tab makes the first sync alone; the others open on a mirror that has data.
       const first = await tabs.add();
-      const sampler = options.day ? new DaySampler(started) : undefined;
-      await sampler?.sample(first, 'start');
+      const sampler = options.day ? new DaySampler(started, browser) : undefined;
+      await sampler?.round([first], 'start');
       for (let attempt = 0; ; attempt++) {
         const outcome = await first.call<{ error?: string }>('syncNow');
         if (!outcome.error) break;
         if (attempt >= 10) throw new Error(`the first sync failed: ${outcome.error}`);
       }
       while (tabs.open.length < options.tabs) await tabs.add();
-      for (const tab of sampler ? tabs.open : []) await sampler!.sample(tab, 'first-sync');
+      await sampler?.round(tabs.open, 'first-sync');
 
       let step = 0;
       const nextStep = () => ++step;
@@ -158,7 +158,7 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
       await users.stop();
       const settled = await settleTabs(tabs, ledger, nextStep);
       await sampling;
-      for (const tab of sampler ? tabs.open : []) await sampler!.sample(tab, 'end');
+      await sampler?.round(tabs.open, 'end');
       const runEnd = Date.now();
 
       const devices = [];
@@ -254,11 +254,11 @@ export async function runBrowserSoak(options: BrowserSoakOptions, hooks: Browser
 
 /** Sums up a day at the register's series and writes it, with the summary, as JSON in {@link TRACE_DIR}. */
 async function writeDay(options: BrowserSoakOptions, browserVersion: string, sampler: DaySampler): Promise<DayResult> {
-  const summary = summarizeDay(sampler.samples);
+  const summary = summarizeDay(sampler.samples, sampler.pageSamples);
   const measure = heapMeasure(options.engine);
   const file = join(TRACE_DIR, `day-${options.engine}-seed${options.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   await mkdir(TRACE_DIR, { recursive: true });
-  await writeFile(file, JSON.stringify({ options, browserVersion, heapMeasure: measure, summary, failures: sampler.failures, samples: sampler.samples }, null, 1));
+  await writeFile(file, JSON.stringify({ options, browserVersion, heapMeasure: measure, summary, failures: sampler.failures, samples: sampler.samples, pageSamples: sampler.pageSamples }, null, 1));
   return { heapMeasure: measure, samples: sampler.samples.length, summary, failures: sampler.failures, file };
 }
 

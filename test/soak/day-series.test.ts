@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { leastSquaresSlope, summarizeDay, type DaySample } from '../../scripts/soak-browser/day-series.js';
+import { memoryOf } from '../../scripts/engines/processes.js';
+import { leastSquaresSlope, summarizeDay, type DaySample, type PagesSample } from '../../scripts/soak-browser/day-series.js';
 
 const MB = 1024 * 1024;
 
@@ -73,5 +74,33 @@ describe('day-series', () => {
     expect(drained.tabs[0]!.outbox.max).toBe(5);
     const left = summarizeDay(series(1, [1, 1, 1, 1], (i) => ({ quarantined: i === 3 ? 2 : 0 })));
     expect(left.aims.find((a) => a.aim === 'sync tables empty')).toMatchObject({ met: false, detail: expect.stringContaining('quarantined 2') });
+  });
+
+  it('reads the page processes once a round and judges their memory as the heap is judged', () => {
+    // Process 11 serves the tabs throughout; 12 serves the first sync and ends; 13 is a spare started later.
+    const pages = (bytes: readonly number[]): PagesSample[] =>
+      bytes.map((b, i) => ({
+        atMs: i * 30_000,
+        phase: i === 0 ? 'start' : i === 1 ? 'first-sync' : i === bytes.length - 1 ? 'end' : 'run',
+        processes: { 11: b, ...(i <= 2 ? { 12: 50 * MB } : {}), ...(i >= 3 ? { 13: 40 * MB } : {}) },
+      }));
+    const flat = summarizeDay(series(1, [null, null, null, null, null]), pages([90 * MB, 200 * MB, 210 * MB, 195 * MB, 205 * MB]));
+    expect(flat.pages).toMatchObject({ samples: 5, minutes: 1.5, growth: 5 * MB, followed: 1, processes: { min: 2, max: 2 } });
+    expect(flat.pages!.bytes).toEqual({ first: 90 * MB, afterFirstSync: 200 * MB, min: 90 * MB, max: 210 * MB, last: 205 * MB });
+    expect(flat.aims.find((a) => a.aim === 'page memory flat')).toMatchObject({ tab: null, met: true });
+    // 20 MB a reading is beyond the noise of a tenth of 200 MB: both the last reading and the line climb.
+    const climbing = summarizeDay(series(1, [null, null, null, null, null]), pages([90 * MB, 200 * MB, 220 * MB, 240 * MB, 260 * MB]));
+    expect(climbing.pages!.slopePer10Min).toBeCloseTo(400 * MB);
+    expect(climbing.aims.find((a) => a.aim === 'page memory flat')).toMatchObject({ met: false });
+    expect(climbing.missed).toBe(1);
+    expect(summarizeDay(series(1, [1, 1, 1])).pages).toBeNull();
+  });
+
+  it('reads the memory a process holds from /proc, and nothing for one that is gone', () => {
+    const own = memoryOf([process.pid]);
+    expect(own).toBeGreaterThan(10 * MB);
+    expect(own).toBeLessThan(process.memoryUsage().rss * 2);
+    expect(memoryOf([process.pid, 2 ** 22 + 12_345])).toBeGreaterThan(0);
+    expect(memoryOf([2 ** 22 + 12_345])).toBe(0);
   });
 });
