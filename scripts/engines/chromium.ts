@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
-import { matching, signalAll } from './processes.js';
+import { lid, matching } from './processes.js';
 import { chromiumProgram, requireProgram } from './programs.js';
 
 /**
@@ -31,8 +31,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
   const version = `Chromium ${context.browser()?.version() ?? (await versionOf(context.pages()[0] ?? (await context.newPage())))}`;
   // The first, blank page the persistent context opens with is not a tab of the caller's.
   for (const page of context.pages()) await page.close();
-  let stopped: number[] = [];
   const pageProcesses = (): number[] => matching(new RegExp(`--type=renderer.*${escape(profile)}|${escape(profile)}.*--type=renderer`));
+  const pageLid = lid(pageProcesses);
   return {
     engine: 'chromium',
     version,
@@ -43,13 +43,9 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Engin
       return chromiumTab(page, options.storageLimit);
     },
     pageProcesses,
-    async suspend(suspended) {
-      if (suspended) stopped = pageProcesses();
-      signalAll(stopped, suspended);
-      if (!suspended) stopped = [];
-    },
+    suspend: pageLid.suspend,
     async close() {
-      signalAll(stopped, false);
+      pageLid.resumeAll();
       await context.close();
       await rm(profile, { recursive: true, force: true });
     },

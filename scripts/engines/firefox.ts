@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type KeyInput, type Page } from 'puppeteer-core';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
-import { descendants, signalAll } from './processes.js';
+import { descendants, lid } from './processes.js';
 import { firefoxProgram, requireProgram } from './programs.js';
 
 /** Launches Firefox with a fresh profile. */
@@ -35,11 +35,11 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
   });
   const version = (await browser.version()).replace(/^firefox\//i, 'Firefox ');
   const root = browser.process()?.pid;
-  let stopped: number[] = [];
   const pageProcesses = (): number[] => {
     if (root === undefined) throw new Error('Firefox: the browser process is not known, its page processes cannot be found');
     return descendants(root, /-contentproc.*\btab\b/);
   };
+  const pageLid = lid(pageProcesses);
   return {
     engine: 'firefox',
     version,
@@ -50,13 +50,9 @@ export async function launchFirefox(options: LaunchOptions = {}): Promise<Engine
       return firefoxTab(page);
     },
     pageProcesses,
-    async suspend(suspended) {
-      if (suspended) stopped = pageProcesses();
-      signalAll(stopped, suspended);
-      if (!suspended) stopped = [];
-    },
+    suspend: pageLid.suspend,
     async close() {
-      signalAll(stopped, false);
+      pageLid.resumeAll();
       await browser.close();
       await rm(profile, { recursive: true, force: true });
     },

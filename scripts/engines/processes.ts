@@ -62,6 +62,26 @@ export function signalAll(pids: readonly number[], suspended: boolean): void {
   }
 }
 
+/**
+ * A closed and opened lid for a browser whose page processes `pageProcesses` finds: `suspend(true)`
+ * stops the ones running now, `suspend(false)` resumes those, and `resumeAll()` (before the browser
+ * closes) resumes whatever is still stopped.
+ */
+export function lid(pageProcesses: () => number[]): { suspend(suspended: boolean): Promise<void>; resumeAll(): void } {
+  let stopped: number[] = [];
+  return {
+    async suspend(suspended) {
+      if (suspended) stopped = pageProcesses();
+      signalAll(stopped, suspended);
+      if (!suspended) stopped = [];
+    },
+    resumeAll() {
+      signalAll(stopped, false);
+      stopped = [];
+    },
+  };
+}
+
 /** Ends each of `pids` that still runs with SIGKILL, as an operating system ends a process it reclaims; returns how many it reached. */
 export function killAll(pids: readonly number[]): number {
   let killed = 0;

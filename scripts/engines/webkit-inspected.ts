@@ -10,7 +10,7 @@
  * input (click, fill, press), a reload, another tab or a screenshot is not offered.
  */
 import { NAME_HELPER, type EngineBrowser, type EngineTab } from './engine.js';
-import { descendants, killAll, signalAll, startedAgoMs } from './processes.js';
+import { descendants, killAll, lid, startedAgoMs } from './processes.js';
 import { inspectWebKitPage, type InspectedPage } from './webkit-inspector.js';
 
 /** How long a network process has run before it is killed (ms): see `killStorage`. */
@@ -20,12 +20,12 @@ const STARTING_MS = 1_500;
 export function launchInspectedWebKit(): Promise<EngineBrowser> {
   let page: InspectedPage | undefined;
   let tabs = 0;
-  let stopped: number[] = [];
   const pid = () => {
     if (!page) throw new Error('inspected WebKit: no page yet (the tab has not been sent anywhere)');
     return page.pid;
   };
   const pageProcesses = (): number[] => descendants(pid(), /WebKitWebProcess/);
+  const pageLid = lid(pageProcesses);
   return Promise.resolve({
     engine: 'webkit',
     version: 'WebKitGTK (MiniBrowser, through its inspector)',
@@ -34,11 +34,7 @@ export function launchInspectedWebKit(): Promise<EngineBrowser> {
       return inspectedTab(async (url) => (page = await inspectWebKitPage(url)), () => page);
     },
     pageProcesses,
-    async suspend(suspended) {
-      if (suspended) stopped = pageProcesses();
-      signalAll(stopped, suspended);
-      if (!suspended) stopped = [];
-    },
+    suspend: pageLid.suspend,
     async killStorage() {
       const pids = descendants(pid(), /WebKitNetworkProcess/);
       // WebKitGTK's UI process aborts (SIGTRAP, "readPIDFromPeer: Unexpected short read from PID
@@ -49,7 +45,7 @@ export function launchInspectedWebKit(): Promise<EngineBrowser> {
       return killAll(pids);
     },
     async close() {
-      signalAll(stopped, false);
+      pageLid.resumeAll();
       await page?.close();
     },
   });

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { Key, remote } from 'webdriverio';
 import { NAME_HELPER, type EngineBrowser, type EngineTab, type LaunchOptions } from './engine.js';
-import { descendants, signalAll } from './processes.js';
+import { descendants, lid } from './processes.js';
 import { miniBrowserProgram, requireProgram, webkitDriverProgram } from './programs.js';
 import { display } from './xvfb.js';
 
@@ -81,9 +81,9 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       return command();
     });
   const keeper = session.getWindowHandle();
-  let stopped: number[] = [];
   const version = `WebKitGTK ${String(session.capabilities.browserVersion ?? 'unknown')} (MiniBrowser)`;
   const pageProcesses = (): number[] => descendants(driver.pid!, /WebKitWebProcess/);
+  const pageLid = lid(pageProcesses);
   return {
     engine: 'webkit',
     version,
@@ -95,13 +95,9 @@ function webkitBrowser(session: Session, driver: ChildProcess, viewport: { width
       return webkitTab(session, handle, inWindow, keeper);
     },
     pageProcesses,
-    async suspend(suspended) {
-      if (suspended) stopped = pageProcesses();
-      signalAll(stopped, suspended);
-      if (!suspended) stopped = [];
-    },
+    suspend: pageLid.suspend,
     async close() {
-      signalAll(stopped, false);
+      pageLid.resumeAll();
       await session.deleteSession().catch(() => undefined);
       driver.kill();
     },

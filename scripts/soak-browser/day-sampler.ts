@@ -13,7 +13,7 @@
  */
 import type { EngineBrowser, EngineName } from '../engines/index.js';
 import { memoryOf } from '../engines/processes.js';
-import type { DayPhase, DaySample, PagesSample } from './day-series.js';
+import type { DayPhase, DaySample, HeapBeside, PagesSample } from './day-series.js';
 import type { PageFootprint } from './page/soak-page.js';
 import type { SoakTab } from './soak-tab.js';
 
@@ -54,10 +54,10 @@ export class DaySampler {
   /** Reads one tab now. */
   async sample(tab: SoakTab, phase: DayPhase): Promise<void> {
     try {
-      const heap = await readHeap(tab);
+      const { heap, beside } = await readHeap(tab);
       const page = await tab.call<PageFootprint>('footprint');
       const records = Object.values(page.tables).reduce((sum, n) => sum + n, 0);
-      this.samples.push({ atMs: Math.round(performance.now() - this.started), tab: tab.slot, phase, heap, usage: page.usage, tables: page.tables, records, outbox: page.outbox, rejected: page.rejected, conflicts: page.conflicts, quarantined: page.quarantined });
+      this.samples.push({ atMs: Math.round(performance.now() - this.started), tab: tab.slot, phase, heap, ...(beside ? { beside } : {}), usage: page.usage, tables: page.tables, records, outbox: page.outbox, rejected: page.rejected, conflicts: page.conflicts, quarantined: page.quarantined });
     } catch (error) {
       this.failures.push(`tab ${tab.slot}, ${phase}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
@@ -73,11 +73,13 @@ export class DaySampler {
   }
 }
 
-/** The tab's JS heap in use after a collection (Chromium), else null. */
-async function readHeap(tab: SoakTab): Promise<number | null> {
+/** The tab's JS heap in use after a collection, and what the page holds beside it (Chromium); else nulls. */
+async function readHeap(tab: SoakTab): Promise<{ heap: number | null; beside: HeapBeside | null }> {
   const cdp = tab.tab.cdp?.bind(tab.tab);
-  if (!cdp) return null;
+  if (!cdp) return { heap: null, beside: null };
   await cdp('HeapProfiler.collectGarbage').catch(() => undefined);
-  const usage = (await cdp('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize?: number } | undefined;
-  return typeof usage?.usedSize === 'number' ? usage.usedSize : null;
+  const usage = (await cdp('Runtime.getHeapUsage').catch(() => undefined)) as { usedSize?: number; embedderHeapUsedSize?: number; backingStorageSize?: number } | undefined;
+  const dom = (await cdp('Memory.getDOMCounters').catch(() => undefined)) as { nodes?: number; jsEventListeners?: number } | undefined;
+  const beside: HeapBeside = { embedderHeap: usage?.embedderHeapUsedSize ?? null, backingStores: usage?.backingStorageSize ?? null, domNodes: dom?.nodes ?? null, listeners: dom?.jsEventListeners ?? null };
+  return { heap: typeof usage?.usedSize === 'number' ? usage.usedSize : null, beside };
 }

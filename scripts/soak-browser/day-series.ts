@@ -36,6 +36,8 @@ export interface DaySample {
   phase: DayPhase;
   /** The tab's JS heap (bytes); null where the engine gives no reading. */
   heap: number | null;
+  /** What the page holds beside its JS heap, where the engine tells (Chromium); kept in the series' file, not judged. */
+  beside?: HeapBeside;
   /** `navigator.storage.estimate().usage` (the origin's bytes); null where the engine gives none. */
   usage: number | null;
   /** Rows per table of the mirror's database, its sync tables included. */
@@ -47,6 +49,18 @@ export interface DaySample {
   rejected: number;
   conflicts: number;
   quarantined: number;
+}
+
+/**
+ * What a page holds beside its JS heap, as Chromium reports it (CDP `Runtime.getHeapUsage`,
+ * `Memory.getDOMCounters`): Blink's own heap (bytes), ArrayBuffers' backing stores (bytes), DOM
+ * nodes and event listeners. Null where a reading is missing.
+ */
+export interface HeapBeside {
+  embedderHeap: number | null;
+  backingStores: number | null;
+  domNodes: number | null;
+  listeners: number | null;
 }
 
 /** The browser's page processes at one moment, all tabs together. */

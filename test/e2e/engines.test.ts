@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppServer, type AppServer } from '../../scripts/app-server.js';
 import { launchEngine, type EngineBrowser } from '../../scripts/engines/index.js';
 import type { PageError } from '../../scripts/engines/page-errors.js';
+import { memoryOf } from '../../scripts/engines/processes.js';
 import { waitUntil } from './dom.js';
 import { describeEngines } from '../engines/describe-engines.js';
 
@@ -139,6 +140,23 @@ describeEngines('the browser layer in %s', { timeout: 60_000 }, (engine) => {
       return Math.max(...ticks.slice(1).map((at, i) => at - ticks[i]!));
     });
     expect(longestPause).toBeGreaterThan(1_200);
+    await tab.close();
+  });
+
+  it('finds the processes running its pages, and reads the memory a page takes in them', async () => {
+    const tab = await browser.newTab();
+    await tab.goto(server.url);
+    const pids = browser.pageProcesses();
+    expect(pids.length).toBeGreaterThan(0);
+    const before = memoryOf(browser.pageProcesses());
+    expect(before).toBeGreaterThan(0);
+    // 64 MB the page holds on to, written so that every page of it is touched.
+    await tab.evaluate(() => {
+      const held = new Uint8Array(64 * 1024 * 1024);
+      for (let i = 0; i < held.length; i += 4096) held[i] = 1;
+      (window as unknown as { held: Uint8Array }).held = held;
+    });
+    expect(memoryOf(browser.pageProcesses()) - before).toBeGreaterThan(48 * 1024 * 1024);
     await tab.close();
   });
 
