@@ -94,6 +94,10 @@ describe('day-series', () => {
     expect(climbing.aims.find((a) => a.aim === 'page memory flat')).toMatchObject({ met: false });
     expect(climbing.missed).toBe(1);
     expect(summarizeDay(series(1, [1, 1, 1])).pages).toBeNull();
+    // Where the heap is read (Chromium), it is judged, and the page processes' memory is not.
+    const withHeap = summarizeDay(series(1, [2 * MB, 30 * MB, 30 * MB, 30 * MB, 30 * MB]), pages([90 * MB, 200 * MB, 220 * MB, 240 * MB, 260 * MB]));
+    expect(withHeap.aims.find((a) => a.aim === 'page memory flat')).toMatchObject({ met: null });
+    expect(withHeap.missed).toBe(0);
   });
 
   it('reads the memory a process holds from /proc, and nothing for one that is gone', () => {
