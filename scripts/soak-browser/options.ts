@@ -69,9 +69,11 @@ every tab equals the server, nothing is stuck, no page reported an error and no 
                 at a shop's pace and the back office edits, the users edit now and then, and a
                 few short network cuts come; no reload, close, freeze or fault phase. Every 30 s
                 each tab's JS heap (where the engine gives it), its database's size and record
-                counts and its outbox, conflicts and quarantine are sampled; the report adds the
-                series' summary and a verdict (heap flat after the first sync, bytes per record
-                steady, sync tables empty at the end) and writes the series as JSON under
+                counts and its outbox, conflicts and quarantine are sampled, and the memory of
+                the browser's page processes (from /proc); the report adds the series' summary
+                and a verdict (heap flat after the first sync, or page memory flat where no heap
+                is read, bytes per record steady, sync tables empty at the end) and writes the
+                series as JSON under
                 test-output/soak-browser/. T defaults to ${DAY_TABS}
   --help        this text
 
