@@ -52,7 +52,7 @@ export function matching(pattern: RegExp): number[] {
 }
 
 /** Sends SIGSTOP (`true`) or SIGCONT (`false`) to each of `pids` that still runs. */
-export function signalAll(pids: readonly number[], suspended: boolean): void {
+function signalAll(pids: readonly number[], suspended: boolean): void {
   for (const pid of pids) {
     try {
       process.kill(pid, suspended ? 'SIGSTOP' : 'SIGCONT');
